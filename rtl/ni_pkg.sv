@@ -1,0 +1,251 @@
+// Shared constants, types and helper functions of the QoS engine.
+//
+// Formats follow ../shared/spec/ICD.md. The ICD lists fields LSB first; SystemVerilog packed
+// structs list them MSB first, so every struct below is the ICD's list read bottom-up.
+`default_nettype none
+
+// Not every constant is used by every module that imports the package.
+/* verilator lint_off UNUSEDPARAM */
+package ni_pkg;
+
+  // ---------------------------------------------------------------------------------------
+  // Geometry (ICD section 1). These are fixed by the address map and the formats.
+  // ---------------------------------------------------------------------------------------
+  localparam int unsigned NumPages    = 16;
+  localparam int unsigned PageW       = 4;
+  localparam int unsigned ChPerPage   = 128;
+  localparam int unsigned ChW         = 7;
+  localparam int unsigned WrChPerPage = 64;
+  localparam int unsigned NumXfers    = NumPages * ChPerPage;    // 2048 Transfer Table lines
+  localparam int unsigned XferW       = 11;
+  localparam int unsigned NumWch      = NumPages * WrChPerPage;  // 1024 write channels
+  localparam int unsigned WchW        = 10;
+  localparam int unsigned NumTids     = 1024;                    // Transaction Table entries
+  localparam int unsigned TidW        = 10;
+  localparam int unsigned TidOnlyIds  = 512;
+  localparam int unsigned FlowBlocks  = 4;
+  localparam int unsigned FidW        = 8;
+  localparam int unsigned Fid1Base    = 128;
+  localparam int unsigned Fid1Count   = 64;
+  localparam int unsigned Fid4Base    = 192;
+  localparam int unsigned Fid4Count   = 16;
+  localparam int unsigned BlockBytes  = 65536;
+  localparam int unsigned BlockW      = 16;                      // log2(BlockBytes)
+  localparam int unsigned SeqW        = 14;
+  localparam int unsigned CntW        = 18;                      // block counts
+  localparam int unsigned LineW       = 256;
+  localparam int unsigned NumStats    = 13;
+
+  typedef logic [XferW-1:0] xfer_t;
+  typedef logic [WchW-1:0]  wch_t;
+  typedef logic [TidW-1:0]  tid_t;
+  typedef logic [FidW-1:0]  fid_t;
+  typedef logic [SeqW-1:0]  seq_t;
+  typedef logic [CntW-1:0]  cnt_t;
+  typedef logic [LineW-1:0] line_t;
+
+  // ---------------------------------------------------------------------------------------
+  // Status codes (ICD section 3)
+  // ---------------------------------------------------------------------------------------
+  typedef enum logic [1:0] {
+    StIdle  = 2'd0,
+    StBusy  = 2'd1,
+    StDone  = 2'd2,
+    StError = 2'd3
+  } status_e;
+
+  // ---------------------------------------------------------------------------------------
+  // Transfer descriptor (ICD section 4)
+  // ---------------------------------------------------------------------------------------
+  typedef enum logic [1:0] {
+    KindTid    = 2'd0,  // memory, TID only
+    Kind1x     = 2'd1,  // memory, one FID (unipath, congestion managed)
+    Kind4x     = 2'd2,  // memory, four FIDs (multipath, congestion managed)
+    KindInline = 2'd3
+  } kind_e;
+
+  // Control word w3 (and w7: only `last` is meaningful there).
+  typedef struct packed {
+    logic        last;     // 63
+    logic [22:0] rsvd;     // 62:40
+    logic        is_long;  // 39
+    logic        notify;   // 38
+    kind_e       kind;     // 37:36
+    logic [3:0]  prio;     // 35:32
+    logic [31:0] size;     // 31:0
+  } ctrl_word_t;
+
+  // What the Transfer Table holds in place of the reserved word w2 of a memory descriptor
+  // (computed by the AXI slave while it validates, see docs/design.md section 3).
+  typedef struct packed {
+    logic [13:0]       rsvd;          // 63:50
+    logic [BlockW-1:0] last_len_m1;   // 49:34
+    logic [BlockW-1:0] first_len_m1;  // 33:18
+    cnt_t              total;         // 17:0
+  } seg_info_t;
+
+  // ---------------------------------------------------------------------------------------
+  // Block descriptor (ICD section 6), 256 bits
+  // ---------------------------------------------------------------------------------------
+  typedef struct packed {
+    logic [27:0] rsvd;         // 255:228
+    xfer_t       xfer_id;      // 227:217
+    logic        has_next;     // 216
+    logic [11:0] block_idx;    // 215:204
+    logic [15:0] len_m1;       // 203:188
+    logic        chained;      // 187
+    logic        notify;       // 186
+    logic        done;         // 185
+    logic        retx;         // 184
+    fid_t        fid;          // 183:176
+    logic        initialized;  // 175
+    logic        cm;           // 174
+    logic [15:0] bytes_sent;   // 173:158
+    seq_t        seq;          // 157:144
+    logic [15:0] pd_id;        // 143:128
+    logic [63:0] dst_addr;     // 127:64
+    logic [63:0] src_addr;     // 63:0
+  } blk_desc_t;
+
+  // ---------------------------------------------------------------------------------------
+  // Packets (ICD section 7), one 512-bit beat
+  // ---------------------------------------------------------------------------------------
+  localparam logic [3:0] PktKindInline = 4'd0;
+  localparam logic [3:0] PktKindCtrl   = 4'd1;
+
+  typedef struct packed {
+    logic [63:0] dst_addr;  // 127:64
+    logic [13:0] rsvd;      // 63:50
+    xfer_t       xfer_id;   // 49:39
+    logic [3:0]  pd;        // 38:35
+    logic        notify;    // 34
+    logic [5:0]  len;       // 33:28
+    seq_t        seq;       // 27:14
+    tid_t        tid;       // 13:4
+    logic [3:0]  kind;      // 3:0
+  } pkt_hdr_t;
+
+  typedef struct packed {
+    logic [77:0] rsvd;          // 255:178
+    cnt_t        total_blocks;  // 177:160
+    logic [31:0] size;          // 159:128
+    logic [63:0] notify_tag;    // 127:64
+    logic [63:0] notify_addr;   // 63:0
+  } ctrl_payload_t;
+
+  // Header and payload: what the packet queue stores. The footer is added at its output.
+  typedef struct packed {
+    logic [255:0] payload;
+    pkt_hdr_t     hdr;
+  } pkt_body_t;
+
+  // ---------------------------------------------------------------------------------------
+  // Responses from the network (ICD section 2): {seq, tid, nack}, nack at bit 0
+  // ---------------------------------------------------------------------------------------
+  typedef struct packed {
+    seq_t seq;
+    tid_t tid;
+    logic nack;
+  } rsp_t;
+
+  // ---------------------------------------------------------------------------------------
+  // Parking reasons (docs/design.md section 6)
+  // ---------------------------------------------------------------------------------------
+  typedef enum logic [1:0] {
+    ParkMore     = 2'd0,  // blocks remain: any resolve wakes it into its own queue
+    ParkNeedCtrl = 2'd1,  // all issued, control packet still to make
+    ParkWait     = 2'd2   // all issued, waiting for the last resolve
+  } park_e;
+
+  // ---------------------------------------------------------------------------------------
+  // Scheduling queue indices (docs/design.md section 5)
+  // ---------------------------------------------------------------------------------------
+  localparam int unsigned QidW   = 7;  // enough for 2 + 4*16 queues
+  localparam int unsigned QCtrl  = 0;
+  localparam int unsigned QTid   = 1;
+
+  typedef logic [QidW-1:0] qid_t;
+
+  function automatic int unsigned num_queues(int unsigned intra_prios);
+    return 2 + 4 * intra_prios;
+  endfunction
+
+  // Intra-priority level of a 4-bit priority with `intra_prios` levels (1,2,4,8 or 16).
+  function automatic logic [3:0] prio_level(logic [3:0] prio, int unsigned intra_prios);
+    unique case (intra_prios)
+      1:       return 4'd0;
+      2:       return {3'd0, prio[3]};
+      4:       return {2'd0, prio[3:2]};
+      8:       return {1'd0, prio[3:1]};
+      default: return prio;
+    endcase
+  endfunction
+
+  // The queue a new transfer goes to (have_fid = 0) or a transfer that has issued its first
+  // block returns to (have_fid = 1).
+  function automatic qid_t queue_of(kind_e kind, logic [3:0] prio, logic have_fid,
+                                    int unsigned intra_prios);
+    logic [3:0] level;
+    level = prio_level(prio, intra_prios);
+    unique case (kind)
+      Kind1x:  return qid_t'(2 + (have_fid ? 0 : intra_prios) + int'(level));
+      Kind4x:  return qid_t'(2 + (have_fid ? 2 * intra_prios : 3 * intra_prios) + int'(level));
+      default: return qid_t'(QTid);
+    endcase
+  endfunction
+
+  // ---------------------------------------------------------------------------------------
+  // Segmentation arithmetic (ICD section 5)
+  // ---------------------------------------------------------------------------------------
+  // Total blocks: ceil((dst % BlockBytes + size) / BlockBytes), size >= 1.
+  // `dst_lo` is dst_addr % BlockBytes.
+  function automatic cnt_t total_blocks(logic [BlockW-1:0] dst_lo, logic [31:0] size);
+    return cnt_t'(({17'd0, dst_lo} + {1'b0, size} - 33'd1) >> BlockW) + cnt_t'(1);
+  endfunction
+
+  // Length - 1 of the first block: min(size, BlockBytes - dst % BlockBytes) - 1.
+  function automatic logic [BlockW-1:0] first_len_m1(logic [BlockW-1:0] dst_lo,
+                                                     logic [31:0] size);
+    logic [BlockW:0] room;
+    room = (BlockW + 1)'(BlockBytes) - {1'b0, dst_lo};
+    if ({16'd0, room} < {1'b0, size}) return BlockW'(room - 1'b1);
+    return BlockW'(size - 32'd1);
+  endfunction
+
+  // Length - 1 of the last block of a transfer of more than one block:
+  // (dst + size - 1) % BlockBytes.
+  function automatic logic [BlockW-1:0] last_len_m1(logic [BlockW-1:0] dst_lo,
+                                                    logic [BlockW-1:0] size_lo);
+    return dst_lo + size_lo - BlockW'(1);
+  endfunction
+
+  // ---------------------------------------------------------------------------------------
+  // CRC-32 (IEEE 802.3, reflected, init and final XOR 0xFFFFFFFF) over the first `nbytes`
+  // bytes of `data` (byte 0 at bits 7:0).
+  // ---------------------------------------------------------------------------------------
+  function automatic logic [31:0] crc32_update_byte(logic [31:0] crc, logic [7:0] data);
+    logic [31:0] c;
+    c = crc ^ {24'd0, data};
+    for (int b = 0; b < 8; b++) begin
+      c = c[0] ? ((c >> 1) ^ 32'hEDB8_8320) : (c >> 1);
+    end
+    return c;
+  endfunction
+
+  function automatic logic [31:0] crc32_packet(pkt_body_t body);
+    logic [383:0] bytes;
+    logic [31:0]  crc;
+    logic [6:0]   nbytes;
+    bytes  = body;
+    nbytes = 7'd16 + {1'b0, body.hdr.len};
+    crc    = 32'hFFFF_FFFF;
+    for (int i = 0; i < 48; i++) begin
+      if (7'(i) < nbytes) crc = crc32_update_byte(crc, bytes[8*i +: 8]);
+    end
+    return ~crc;
+  endfunction
+
+endpackage
+/* verilator lint_on UNUSEDPARAM */
+
+`default_nettype wire
