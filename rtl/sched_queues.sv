@@ -183,7 +183,13 @@ module sched_queues #(
 
 `ifndef SYNTHESIS
   // Shadow membership: a node is never enqueued while it is already in some queue.
+  // The assertions read the shadow through two 1-bit nets kept as variables (public_flat_rd
+  // stops Verilator from inlining them): Verilator 5.006 emits C++ that does not compile
+  // (undeclared `__Vilp`) when a concurrent assertion samples a packed vector of more than 64
+  // words, as `queued_q` is for NumNodes = 2048.
   logic [NumNodes-1:0] queued_q;
+  logic                enq_node_queued /* verilator public_flat_rd */;
+  logic                deq_node_queued /* verilator public_flat_rd */;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       queued_q <= '0;
@@ -192,9 +198,11 @@ module sched_queues #(
       if (enq_valid) queued_q[enq_entry.node] <= 1'b1;
     end
   end
+  assign enq_node_queued = queued_q[enq_entry.node];
+  assign deq_node_queued = queued_q[deq_head.node];
   `ASSERT(NoDoubleEnqueue,
-          enq_valid |-> (!queued_q[enq_entry.node] || (deq_i && deq_head.node == enq_entry.node)))
-  `ASSERT(DeqNodeQueued, deq_i |-> queued_q[deq_head.node])
+          enq_valid |-> (!enq_node_queued || (deq_i && deq_head.node == enq_entry.node)))
+  `ASSERT(DeqNodeQueued, deq_i |-> deq_node_queued)
 `endif
 
 endmodule
