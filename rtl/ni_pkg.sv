@@ -166,6 +166,52 @@ package ni_pkg;
 
   typedef logic [QidW-1:0] qid_t;
 
+  // ---------------------------------------------------------------------------------------
+  // Per-transfer metadata, split by writer (docs/design.md section 7)
+  // ---------------------------------------------------------------------------------------
+  // Written by segmenter stage 2, read by stage 1.
+  typedef struct packed {
+    cnt_t  issued;     // blocks issued so far = index of the next block
+    fid_t  fid;        // 1xFID: the flow's FID; 4xFID: the group's base FID
+    tid_t  last_tid;   // TID and seq of the last block (for the control packet)
+    seq_t  last_seq;
+    cnt_t  res_base;   // ack_md.resolved when the first block was issued
+    logic  err_base;   // ack_md.err_tog when the first block was issued
+  } seg_md_t;
+
+  // Written by segmenter stage 2, read by the Message Handler.
+  typedef struct packed {
+    logic  tog;        // parked when tog != ack_md.wake_tog
+    park_e reason;
+  } park_md_t;
+
+  // Written by the Message Handler; one copy read by the handler, one by the segmenter.
+  typedef struct packed {
+    cnt_t resolved;    // resolves (valid ACKs and NACKs) since power-up, mod 2^CntW
+    logic err_tog;     // error when != seg_md.err_base
+    logic wake_tog;
+  } ack_md_t;
+
+  // Pending Transactions Table entry (RAM part; the valid bits are flip-flops).
+  typedef struct packed {
+    seq_t  seq;
+    xfer_t xfer;
+    cnt_t  target;     // res_base + total: the resolved count that completes the transfer
+    logic  err_base;
+    qid_t  own_qid;    // queue the transfer returns to when woken
+    kind_e kind;
+    fid_t  fid;        // FID (1x) or base FID (4x) to return when the transfer finishes
+  } ptt_t;
+
+  // Segmenter -> Message Handler: finish a transfer that has nothing in flight.
+  typedef struct packed {
+    xfer_t xfer;
+    logic  err;
+    kind_e kind;
+    fid_t  fid;
+  } fin_t;
+
+
   function automatic int unsigned num_queues(int unsigned intra_prios);
     return 2 + 4 * intra_prios;
   endfunction
