@@ -1,0 +1,105 @@
+#include "sim_ctrl.hpp"
+
+#include <csignal>
+#include <stdexcept>
+
+#include "Vqos_engine.h"
+#include "verilated.h"
+#if VM_TRACE
+#include "verilated_fst_c.h"
+#endif
+
+namespace sim {
+
+namespace {
+// The one piece of process-wide state: a signal handler can only talk through it.
+volatile std::sig_atomic_t g_interrupted = 0;
+extern "C" void on_sigint(int) { g_interrupted = 1; }
+}  // namespace
+
+void SimCtrl::TraceDeleter::operator()(VerilatedFstC* t) const {
+#if VM_TRACE
+  delete t;
+#else
+  (void)t;  // never created without tracing
+#endif
+}
+
+SimCtrl::SimCtrl(VerilatedContext& ctx, Vqos_engine& dut) : ctx_(ctx), dut_(dut) {}
+
+SimCtrl::~SimCtrl() { close_trace(); }
+
+void SimCtrl::install_sigint_handler() { std::signal(SIGINT, on_sigint); }
+bool SimCtrl::interrupted() { return g_interrupted != 0; }
+
+void SimCtrl::open_trace(const std::string& path, uint64_t from) {
+#if VM_TRACE
+  ctx_.traceEverOn(true);
+  trace_.reset(new VerilatedFstC);
+  dut_.trace(trace_.get(), 99);
+  trace_->open(path.c_str());
+  trace_from_ = from;
+#else
+  (void)path;
+  (void)from;
+  throw std::runtime_error("this binary was built without tracing (rebuild with TRACE=1)");
+#endif
+}
+
+void SimCtrl::close_trace() {
+#if VM_TRACE
+  if (trace_) {
+    trace_->close();
+    trace_.reset();
+  }
+#endif
+}
+
+void SimCtrl::dump(uint64_t t) {
+#if VM_TRACE
+  if (trace_ && cycle_ >= trace_from_) trace_->dump(t);
+#else
+  (void)t;
+#endif
+}
+
+void SimCtrl::reset(unsigned cycles) {
+  dut_.rst_ni = 0;
+  dut_.clk_i = 0;
+  for (Component* c : components_) c->on_reset();
+  dut_.eval();
+  for (unsigned i = 0; i < cycles; ++i) {
+    dut_.clk_i = 0;
+    dut_.eval();
+    dump(time_++);
+    dut_.clk_i = 1;
+    dut_.eval();
+    dump(time_++);
+  }
+  dut_.clk_i = 0;
+  dut_.rst_ni = 1;
+  dut_.eval();
+  cycle_ = 0;
+}
+
+void SimCtrl::step() {
+  for (Component* c : components_) c->drive(cycle_);
+  dut_.clk_i = 0;
+  dut_.eval();
+  for (Component* c : components_) c->sample(cycle_);
+  ctx_.timeInc(1);
+  dump(time_++);
+  dut_.clk_i = 1;
+  dut_.eval();
+  ctx_.timeInc(1);
+  dump(time_++);
+  ++cycle_;
+}
+
+bool SimCtrl::run_until(const std::function<bool()>& done, uint64_t max_cycles) {
+  const uint64_t end = cycle_ + max_cycles;
+  while (!done() && cycle_ < end && !interrupted()) step();
+  return done();
+}
+
+}  // namespace sim
