@@ -648,17 +648,43 @@ module qos_engine
   // =======================================================================================
   // Monitor taps for the verification harness (read through Verilator's public signals)
   // =======================================================================================
-  logic [NumWch-1:0][1:0] mon_status /* verilator public_flat_rd */;
-  logic                   mon_deq /* verilator public_flat_rd */;
-  logic [6:0]             mon_deq_qid /* verilator public_flat_rd */;
-  logic [XferW-1:0]       mon_deq_node /* verilator public_flat_rd */;
+  logic [NumWch-1:0][1:0] mon_status    /* verilator public_flat_rd */;
+  logic                   mon_deq       /* verilator public_flat_rd */;
+  logic [6:0]             mon_deq_qid   /* verilator public_flat_rd */;
+  logic [XferW-1:0]       mon_deq_node  /* verilator public_flat_rd */;
   logic                   mon_deq_first /* verilator public_flat_rd */;
+  logic                   mon_enq       /* verilator public_flat_rd */;
+  logic [1:0]             mon_enq_src   /* verilator public_flat_rd */;
+  logic [6:0]             mon_enq_qid   /* verilator public_flat_rd */;
+  logic [XferW-1:0]       mon_enq_node  /* verilator public_flat_rd */;
+  logic                   mon_s2_fire   /* verilator public_flat_rd */;
+  logic                   mon_s2_hold   /* verilator public_flat_rd */;
+  logic [XferW-1:0]       mon_s2_node   /* verilator public_flat_rd */;
 
   assign mon_status    = status_all;
   assign mon_deq       = deq;
   assign mon_deq_qid   = deq_qid;
   assign mon_deq_node  = deq_node;
   assign mon_deq_first = deq_first;
+
+  always_comb begin
+    mon_enq      = 1'b0;
+    mon_enq_src  = 2'd0;
+    mon_enq_qid  = '0;
+    mon_enq_node = '0;
+    for (int i = 2; i >= 0; i--) begin
+      if (enq_valid[i] && enq_ready[i]) begin
+        mon_enq      = 1'b1;
+        mon_enq_src  = 2'(i);
+        mon_enq_qid  = 7'(enq_qid[i]);
+        mon_enq_node = enq_node[i];
+      end
+    end
+  end
+
+  assign mon_s2_fire = u_seg.s2_fire;
+  assign mon_s2_hold = u_seg.s2_valid_q && !u_seg.s2_fire;
+  assign mon_s2_node = u_seg.s2_node_q;
 
   // =======================================================================================
   // Assertions

@@ -93,6 +93,7 @@ void SimCtrl::step() {
   dut_.eval();
   ctx_.timeInc(1);
   dump(time_++);
+  for (Component* c : components_) c->post_edge(cycle_);
   ++cycle_;
 }
 
