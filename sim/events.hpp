@@ -72,6 +72,10 @@ struct TapEvent {
   bool s2_fire;      // segmenter stage 2 completed its node
   uint16_t s2_node;
   bool s2_hold;      // stage 2 holds a node and does not fire
+  bool blk_valid, blk_ready;
+  bool pkt_valid, pkt_ready;
+  bool rsp_valid, rsp_ready;
+  bool init_done;
 };
 
 class Listener {

@@ -28,6 +28,13 @@ void Monitor::sample(uint64_t cycle) {
   t.s2_fire = r->qos_engine__DOT__mon_s2_fire;
   t.s2_hold = r->qos_engine__DOT__mon_s2_hold;
   t.s2_node = r->qos_engine__DOT__mon_s2_node;
+  t.blk_valid = d.blk_valid_o;
+  t.blk_ready = d.blk_ready_i;
+  t.pkt_valid = d.pkt_valid_o;
+  t.pkt_ready = d.pkt_ready_i;
+  t.rsp_valid = d.rsp_valid_i;
+  t.rsp_ready = d.rsp_ready_o;
+  t.init_done = d.init_done_o;
   emit([&](Listener& l) { l.on_tap(t); });
 
   if (d.s_axi_awvalid_i && d.s_axi_awready_o) {

@@ -16,7 +16,7 @@ void Responder::script(uint64_t at, uint16_t tid, uint16_t seq, bool nack) {
 void Responder::expect(uint64_t cycle, uint16_t tid, uint16_t seq) {
   if (!opt_.auto_mode) return;
   const uint64_t lat = rng_.range(opt_.lat_min, std::max(opt_.lat_min, opt_.lat_max));
-  pending_.push_back(Pending{cycle + lat, order_++, tid, seq, rng_.percent(opt_.nack_pct)});
+  pending_.push_back(Pending{cycle + lat, order_++, tid, seq, rng_.chance(opt_.nack_pct)});
 }
 
 void Responder::on_block(const BlockEvent& e) {
@@ -47,9 +47,9 @@ void Responder::drive(uint64_t cycle) {
       }
     } else if (!rng_.percent(opt_.idle_pct)) {
       // Extras first, drawn independently.
-      const bool dup = !recent_.empty() && rng_.percent(opt_.dup_pct);
-      const bool stale = !dup && !pending_.empty() && rng_.percent(opt_.stale_pct);
-      const bool unknown = !dup && !stale && rng_.percent(opt_.unknown_pct);
+      const bool dup = !recent_.empty() && rng_.chance(opt_.dup_pct);
+      const bool stale = !dup && !pending_.empty() && rng_.chance(opt_.stale_pct);
+      const bool unknown = !dup && !stale && rng_.chance(opt_.unknown_pct);
       if (dup) {
         cur_ = recent_[rng_.range(0, recent_.size() - 1)];
         presenting_ = true;

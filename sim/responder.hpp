@@ -20,10 +20,10 @@ struct ResponderOptions {
   unsigned lat_min = 1;         // cycles from the block/packet handshake to the response
   unsigned lat_max = 1;
   unsigned reorder_window = 1;  // choose among the first N ready responses
-  unsigned nack_pct = 0;        // real responses that are NACKs
-  unsigned dup_pct = 0;         // extra duplicate of a response already sent
-  unsigned stale_pct = 0;       // extra response with a wrong seq for a pending TID
-  unsigned unknown_pct = 0;     // extra response for a TID with nothing pending
+  double nack_pct = 0;          // real responses that are NACKs (percent, fractions allowed)
+  double dup_pct = 0;           // extra duplicate of a response already sent
+  double stale_pct = 0;         // extra response with a wrong seq for a pending TID
+  double unknown_pct = 0;       // extra response for a TID with nothing pending
   unsigned idle_pct = 0;        // chance of not offering a response in a cycle
 };
 

@@ -19,6 +19,10 @@ class Rng {
   }
   // True with probability pct/100.
   bool percent(unsigned pct) { return pct != 0 && range(0, 99) < pct; }
+  // True with probability pct/100 for a fractional percentage (resolution 1e-6).
+  bool chance(double pct) {
+    return pct > 0 && double(range(0, 99999999)) < pct * 1e6;
+  }
   uint64_t bits64() { return range(0, ~uint64_t{0}); }
 
   boost::random::mt19937& engine() { return eng_; }
