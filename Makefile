@@ -1,0 +1,295 @@
+# QoS engine of an RDMA NI: build, lint and tests.  `make help` lists the targets.
+#
+# Layout of build/ (everything generated lives there; `make clean` removes it):
+#   build/vl/<model>/      one verilated model: obj/ (Verilator output, V<model>__ALL.a,
+#                          vl_runtime.a), vargs (its Verilator arguments), verilated.stamp
+#   build/obj/             objects of our C++ (mirrors the source tree), with .d files
+#   build/libref_model.a   ref_model/*.cpp
+#   build/tests/           Catch2 binaries: test_ref_model, tb_<prim>, ...
+#   build/ni_sim           the simulator (sim/*.cpp + verilated qos_engine)
+#   build/lint/            lint stamps; build/fusesoc/ FuseSoC's work tree
+#   build/test-results/    JUnit XML written by scripts/run_tests.py
+#
+# Knobs: V=1 (echo commands), TRACE=1 (--trace-fst), COVERAGE=1 (--coverage), JOBS=N.
+# Test knobs (read by the test binaries): LOCKSTEP_CYCLES, LOCKSTEP_SEED.
+
+SHELL         := /bin/bash
+.SHELLFLAGS   := -eu -o pipefail -c
+.DEFAULT_GOAL := all
+JOBS          ?= 2
+MAKEFLAGS     += -j$(JOBS) --no-builtin-rules
+.DELETE_ON_ERROR:
+.SUFFIXES:
+
+BUILD   := build
+Q       := $(if $(V),,@)
+PYTHON  := .venv/bin/python
+FUSESOC := .venv/bin/fusesoc
+
+# ------------------------------------------------------------------------------------------
+# RTL
+# ------------------------------------------------------------------------------------------
+RTL_PKG   := rtl/ni_pkg.sv
+RTL_FILES := $(RTL_PKG) $(sort $(filter-out $(RTL_PKG),$(wildcard rtl/*.sv)))
+RTL_INCS  := $(wildcard rtl/*.svh)
+TOP       := qos_engine
+HAVE_TOP  := $(wildcard rtl/$(TOP).sv)
+# Primitives: linted as their own top and verilated for tests/prim/tb_<prim>.cpp.
+PRIMS     := dp_ram id_fifo id_init md_arbiter sched_queues sync_fifo
+
+# The sources of a stand-alone module: its own file, after the package if it names it.
+# Modules it instantiates are found in rtl/ through -y.
+module_srcs = $(if $(findstring ni_pkg,$(file <rtl/$1.sv)),$(RTL_PKG)) rtl/$1.sv
+
+# ------------------------------------------------------------------------------------------
+# Tools and flags
+# ------------------------------------------------------------------------------------------
+VERILATOR      ?= verilator
+# Debian's location is the fallback for a fresh machine, where deps.sh installs Verilator only
+# after this file has been read.
+VERILATOR_ROOT ?= $(or $(shell $(VERILATOR) --getenv VERILATOR_ROOT 2>/dev/null),\
+                        /usr/share/verilator)
+
+VFLAGS      := -Wall --assert -Irtl -y rtl $(if $(TRACE),--trace-fst) $(if $(COVERAGE),--coverage)
+LINT_FLAGS  := --lint-only -Wall --assert -Irtl -y rtl
+# Generated model code: optimised for speed (Verilator's default is -Os).
+VL_MAKEOPTS := OPT_FAST=-O2 OPT_SLOW=-O1 OPT_GLOBAL=-O2
+
+CXX      ?= g++
+AR       ?= ar
+CXXFLAGS := -std=c++17 -Wall -Wextra -O2 $(EXTRA_CXXFLAGS)
+VL_DEFS  := $(if $(TRACE),-DVM_TRACE=1 -DVM_TRACE_FST=1) $(if $(COVERAGE),-DVM_COVERAGE=1)
+CPPFLAGS := -I. -Iref_model -Itests $(VL_DEFS) \
+            -isystem $(VERILATOR_ROOT)/include -isystem $(VERILATOR_ROOT)/include/vltstd
+LDFLAGS  := $(EXTRA_LDFLAGS)
+LDLIBS   := -pthread $(if $(TRACE),-lz)
+
+# $(call vardep,FILE,TEXT): keep TEXT in FILE, rewriting FILE only when TEXT changed, so that
+# whatever depends on FILE is rebuilt when (and only when) its flags change.
+neq    = $(or $(subst x$1,,x$2),$(subst x$2,,x$1))
+vardep = $(if $(call neq,$(strip $2),$(strip $(file <$1))),\
+            $(shell mkdir -p $(dir $1))$(file >$1,$(strip $2)))
+
+$(call vardep,$(BUILD)/cxxflags,$(CXX) $(CXXFLAGS) $(CPPFLAGS))
+$(call vardep,$(BUILD)/ldflags,$(CXX) $(LDFLAGS) $(LDLIBS))
+$(call vardep,$(BUILD)/lint/flags,$(LINT_FLAGS))
+
+# ------------------------------------------------------------------------------------------
+# Verilated models
+#
+# $(call VERILATED_MODEL,NAME,TOP,SOURCES,EXTRA_VERILATOR_FLAGS)
+#   Verilates module TOP from SOURCES (plus whatever it instantiates, found in rtl/) into the
+#   C++ class V<NAME>, e.g. a second parameterisation of a primitive:
+#     $(eval $(call VERILATED_MODEL,id_fifo_d12,id_fifo,rtl/id_fifo.sv,-GDepth=12 -GWidth=4))
+#   Step 1: Verilator -> build/vl/NAME/obj (stamp; re-run when a file Verilator read changes,
+#           from its V<NAME>__ver.d, or when the arguments change).
+#   Step 2: its generated V<NAME>.mk builds V<NAME>__ALL.a and vl_runtime.a.
+#   Defines NAME_STAMP, NAME_LIB, NAME_RT, NAME_OBJ for the link step (CATCH_TB below or an
+#   explicit rule, as for ni_sim).
+# ------------------------------------------------------------------------------------------
+define VERILATED_MODEL
+$(1)_OBJ   := $(BUILD)/vl/$(1)/obj
+$(1)_STAMP := $(BUILD)/vl/$(1)/verilated.stamp
+$(1)_LIB   := $(BUILD)/vl/$(1)/obj/V$(1)__ALL.a
+$(1)_RT    := $(BUILD)/vl/$(1)/obj/vl_runtime.a
+$(1)_VARGS := --cc --top-module $(2) --prefix V$(1) $(VFLAGS) $(4) $(3)
+$$(call vardep,$(BUILD)/vl/$(1)/vargs,$$($(1)_VARGS))
+VL_MODELS += $(1)
+-include $(BUILD)/vl/$(1)/deps.mk
+
+$$($(1)_STAMP): $(BUILD)/vl/$(1)/vargs $(3) | deps
+	@echo "VERILATE $(1) ($(2))"
+	$(Q)rm -rf $$($(1)_OBJ)
+	$(Q)$(VERILATOR) -Mdir $$($(1)_OBJ) $$($(1)_VARGS)
+	$(Q)sed -e 's/^[^:]*://' $$($(1)_OBJ)/V$(1)__ver.d | tr ' ' '\n' | grep -v '^$$$$' | sort -u \
+	  | awk '{ print "$$@: " $$$$0; print $$$$0 ":" }' > $(BUILD)/vl/$(1)/deps.mk
+	$(Q)touch $$@
+
+$$($(1)_LIB) $$($(1)_RT) &: $$($(1)_STAMP)
+	@echo "BUILD    $(1) model"
+	$(Q)$$(MAKE) -s -C $$($(1)_OBJ) -f V$(1).mk -f $(CURDIR)/scripts/vl_runtime.mk \
+	  V$(1)__ALL.a vl_runtime.a $(VL_MAKEOPTS) > $(BUILD)/vl/$(1)/build.log 2>&1 \
+	  || { cat $(BUILD)/vl/$(1)/build.log; exit 1; }
+endef
+
+# ------------------------------------------------------------------------------------------
+# Our C++: one object per source under build/obj, header dependencies from -MMD.
+# ------------------------------------------------------------------------------------------
+obj_of = $(patsubst %.cpp,$(BUILD)/obj/%.o,$1)
+
+$(BUILD)/obj/%.o: %.cpp $(BUILD)/cxxflags | deps
+	@echo "CXX      $<"
+	@mkdir -p $(@D)
+	$(Q)$(CXX) $(CXXFLAGS) $(CPPFLAGS) $(MODEL_INC) -MMD -MP -c -o $@ $<
+
+CATCH_MAIN := $(call obj_of,tests/catch_main.cpp)
+
+# $(call CATCH_TB,BIN,SOURCES,MODELS,LIBS)
+#   A Catch2 binary build/tests/BIN from SOURCES + the shared Catch2 main, linked with the
+#   verilated MODELS (VERILATED_MODEL names, may be empty) and the archives LIBS. Every
+#   binary in build/tests/ is run by scripts/run_tests.py.
+define CATCH_TB
+$(1)_OBJS := $(call obj_of,$(2))
+$$($(1)_OBJS): MODEL_INC := $(foreach m,$(3),-isystem $(BUILD)/vl/$(m)/obj)
+$$($(1)_OBJS): $(foreach m,$(3),$$($(m)_STAMP))
+$(BUILD)/tests/$(1): $$($(1)_OBJS) $(CATCH_MAIN) $(foreach m,$(3),$$($(m)_LIB)) \
+    $(if $(3),$$($(firstword $(3))_RT)) $(4) $(BUILD)/ldflags
+	@echo "LINK     $$@"
+	@mkdir -p $$(@D)
+	$(Q)$(CXX) $(LDFLAGS) -o $$@ $$(filter %.o %.a,$$^) $(LDLIBS)
+CPP_OBJS  += $$($(1)_OBJS)
+TEST_BINS += $(BUILD)/tests/$(1)
+endef
+
+CPP_OBJS  := $(CATCH_MAIN)
+TEST_BINS :=
+
+# ---- golden model: ref_model/*.cpp -> build/libref_model.a (plain C++) --------------------
+REF_SRCS := $(wildcard ref_model/*.cpp)
+REF_OBJS := $(call obj_of,$(REF_SRCS))
+REF_LIB  := $(if $(REF_SRCS),$(BUILD)/libref_model.a)
+CPP_OBJS += $(REF_OBJS)
+ifneq ($(REF_LIB),)
+$(REF_LIB): $(REF_OBJS)
+	@echo "AR       $@"
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
+endif
+
+# ---- tests/ref_model/*.cpp -> build/tests/test_ref_model -----------------------------------
+REF_TEST_SRCS := $(wildcard tests/ref_model/*.cpp)
+ifneq ($(REF_TEST_SRCS),)
+$(eval $(call CATCH_TB,test_ref_model,$(REF_TEST_SRCS),,$(REF_LIB)))
+endif
+
+# ---- primitives: tests/prim/tb_<prim>.cpp -> build/tests/tb_<prim> -------------------------
+# Linked with the models TB_MODELS_<prim> (default: the primitive with default parameters).
+TB_MODELS_dp_ram       := dp_ram dp_ram_d8
+TB_MODELS_id_fifo      := id_fifo id_fifo_d12
+TB_MODELS_id_init      := id_init id_init_small
+TB_MODELS_sched_queues := sched_queues sched_queues_small
+TB_MODELS_sync_fifo    := sync_fifo sync_fifo_d3
+
+TB_PRIM_SRCS  := $(wildcard tests/prim/tb_*.cpp)
+TB_PRIM_NAMES := $(patsubst tests/prim/tb_%.cpp,%,$(TB_PRIM_SRCS))
+
+$(foreach p,$(sort $(PRIMS) $(TB_PRIM_NAMES)),\
+  $(eval $(call VERILATED_MODEL,$(p),$(p),$(call module_srcs,$(p)),)))
+$(eval $(call VERILATED_MODEL,dp_ram_d8,dp_ram,rtl/dp_ram.sv,-GDepth=8 -GWidth=12))
+$(eval $(call VERILATED_MODEL,id_fifo_d12,id_fifo,rtl/id_fifo.sv,-GDepth=12 -GWidth=4))
+$(eval $(call VERILATED_MODEL,id_init_small,id_init,rtl/id_init.sv,\
+  -GTidCount=5 -GTidW=3 -GFid1Base=9 -GFid1Count=3 -GFid4Base=40 -GFid4Count=7 -GFid4Step=3))
+$(eval $(call VERILATED_MODEL,sched_queues_small,sched_queues,rtl/sched_queues.sv,\
+  -GNumQueues=3 -GNumNodes=8 -GNumSrc=3))
+$(eval $(call VERILATED_MODEL,sync_fifo_d3,sync_fifo,rtl/sync_fifo.sv,-GDepth=3 -GWidth=20))
+
+$(foreach p,$(TB_PRIM_NAMES),\
+  $(eval $(call CATCH_TB,tb_$(p),tests/prim/tb_$(p).cpp,$(or $(TB_MODELS_$(p)),$(p)),)))
+
+# ---- the engine and the simulator ---------------------------------------------------------
+# build/ni_sim is built once sim/ has its main() (until then sim/ holds components only).
+SIM_SRCS := $(wildcard sim/*.cpp)
+SIM_MAIN := $(if $(SIM_SRCS),$(shell grep -lE '^[[:space:]]*int[[:space:]]+main\b' $(SIM_SRCS)))
+SIM_BIN  :=
+ifneq ($(HAVE_TOP),)
+$(eval $(call VERILATED_MODEL,$(TOP),$(TOP),$(RTL_FILES),))
+ifneq ($(SIM_MAIN),)
+SIM_BIN   := $(BUILD)/ni_sim
+SIM_OBJS  := $(call obj_of,$(SIM_SRCS))
+CPP_OBJS  += $(SIM_OBJS)
+$(SIM_OBJS): MODEL_INC := -isystem $($(TOP)_OBJ)
+$(SIM_OBJS): $($(TOP)_STAMP)
+$(SIM_BIN): $(SIM_OBJS) $(REF_LIB) $($(TOP)_LIB) $($(TOP)_RT) $(BUILD)/ldflags
+	@echo "LINK     $@"
+	$(Q)$(CXX) $(LDFLAGS) -o $@ $(filter %.o %.a,$^) $(LDLIBS)
+endif
+endif
+
+-include $(CPP_OBJS:.o=.d)
+
+# ------------------------------------------------------------------------------------------
+# Lint: every primitive as its own top, and the whole design when the top exists.
+# ------------------------------------------------------------------------------------------
+LINT_STAMPS := $(patsubst %,$(BUILD)/lint/%.stamp,$(PRIMS) $(if $(HAVE_TOP),$(TOP)))
+
+$(BUILD)/lint/%.stamp: rtl/%.sv $(RTL_FILES) $(RTL_INCS) $(BUILD)/lint/flags | deps
+	@echo "LINT     $*"
+	$(Q)$(VERILATOR) $(LINT_FLAGS) --top-module $* $(call module_srcs,$*)
+	$(Q)touch $@
+
+$(BUILD)/lint/$(TOP).stamp: $(RTL_FILES) $(RTL_INCS) $(BUILD)/lint/flags | deps
+	@echo "LINT     $(TOP) (all of rtl/)"
+	$(Q)$(VERILATOR) $(LINT_FLAGS) --top-module $(TOP) $(RTL_FILES)
+	$(Q)touch $@
+
+# FuseSoC's lint target; first checks that fusesoc.core lists every file of rtl/.
+FUSESOC_VLNV := forth:ni:qos_engine:0.1
+$(BUILD)/lint/fusesoc.stamp: fusesoc.core $(RTL_FILES) $(RTL_INCS) | deps
+	@echo "FUSESOC  lint $(FUSESOC_VLNV)"
+	$(Q)missing=""; for f in $(RTL_FILES) $(RTL_INCS); do \
+	  grep -Eq "^ *- *$$f(:|$$)" fusesoc.core || missing="$$missing $$f"; done; \
+	  if [ -n "$$missing" ]; then \
+	    echo "fusesoc.core: not in the rtl fileset:$$missing (add them there)" >&2; exit 1; fi
+	$(Q)mkdir -p $(BUILD)/fusesoc && touch $(BUILD)/FUSESOC_IGNORE
+	$(Q)$(FUSESOC) --cores-root=. run --build-root=$(BUILD)/fusesoc --target=lint \
+	  $(FUSESOC_VLNV) > $(BUILD)/fusesoc/lint.log 2>&1 || { cat $(BUILD)/fusesoc/lint.log; exit 1; }
+	$(Q)touch $@
+
+# ------------------------------------------------------------------------------------------
+# Targets
+# ------------------------------------------------------------------------------------------
+.PHONY: all deps lint fusesoc-lint sim test regress bench wave clean distclean help
+
+## all: build every library, test binary and (when its sources exist) build/ni_sim
+all: $(REF_LIB) $(TEST_BINS) $(SIM_BIN)
+
+## deps: install missing Debian packages and the Python venv (.venv); fast when all present
+deps:
+	@scripts/deps.sh
+
+## lint: Verilator -Wall lint of each primitive, and of the design when rtl/qos_engine.sv exists
+lint: $(LINT_STAMPS)
+ifeq ($(HAVE_TOP),)
+	@echo "lint: rtl/$(TOP).sv not present yet: linted the primitives only"
+endif
+
+## fusesoc-lint: FuseSoC's lint target (needs rtl/qos_engine.sv)
+ifneq ($(HAVE_TOP),)
+fusesoc-lint: $(BUILD)/lint/fusesoc.stamp
+else
+fusesoc-lint: | deps
+	@echo "fusesoc-lint: skipped: rtl/$(TOP).sv not present yet"
+endif
+
+## sim: build build/ni_sim (sim/*.cpp + verilated qos_engine + libref_model.a)
+ifneq ($(SIM_BIN),)
+sim: $(SIM_BIN)
+else
+sim: | deps
+	@echo "sim: nothing to build yet: build/ni_sim needs rtl/$(TOP).sv and sim/*.cpp with main()"
+endif
+
+## test: build all, run every test (scripts/run_tests.py); last line "N passed, N failed"
+test: all | deps
+	$(Q)$(PYTHON) scripts/run_tests.py
+
+## regress: the 100K-transfer regression (not there yet)
+regress: | deps
+	@echo "regress: not implemented yet: the 100K regression lands with issue #4" >&2; exit 1
+
+## bench: performance benchmarks (not there yet)
+bench: | deps
+	@echo "bench: not implemented yet: the benchmarks land with their own issue" >&2; exit 1
+
+## wave: run a scenario with FST tracing and open GTKWave (not there yet)
+wave: | deps
+	@echo "wave: not implemented yet: needs build/ni_sim --trace (sim/ is not there yet)" >&2; exit 1
+
+## clean: remove build/ (the venv .venv stays; `make distclean` removes it too)
+clean:
+	rm -rf $(BUILD)
+
+distclean: clean
+	rm -rf .venv
+
+help:
+	@sed -n 's/^## //p' $(MAKEFILE_LIST)

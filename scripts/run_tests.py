@@ -1,0 +1,217 @@
+#!/usr/bin/env python3
+"""Run every test of the project (what `make test` runs after building).
+
+Tests are of two kinds:
+  * commands (COMMANDS below): one test each, passed when the command exits 0;
+  * Catch2 binaries (every executable matching CATCH2_GLOBS): each test case counts as one
+    test, read from the binary's JUnit report (build/test-results/<binary>.xml).
+
+Output: one line per test (per command or binary), the output of whatever failed, and as
+the very last line `N passed, N failed`. Exit status 0 only when nothing failed.
+
+To register a test: add a Command to COMMANDS, or put a Catch2 binary where CATCH2_GLOBS
+finds it (the Makefile's CATCH_TB does: build/tests/).
+
+Options: -j N (parallel jobs, default 2), -k SUBSTRING (only tests whose name contains it,
+repeatable), -v (print every test's output). Environment: RUN_TESTS_TIMEOUT (seconds per
+test, default 1800); LOCKSTEP_CYCLES / LOCKSTEP_SEED reach the binaries unchanged.
+"""
+
+from __future__ import annotations
+
+import argparse
+import concurrent.futures
+import dataclasses
+import glob
+import os
+import subprocess
+import sys
+import time
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from typing import Callable, Optional
+
+ROOT = Path(__file__).resolve().parent.parent
+RESULTS = ROOT / "build" / "test-results"
+
+
+@dataclasses.dataclass
+class Command:
+    name: str
+    argv: list[str]
+    # Returns a reason to skip the test, or None to run it.
+    skip_if: Callable[[], Optional[str]] = lambda: None
+
+
+def _missing(path: str) -> Callable[[], Optional[str]]:
+    return lambda: None if (ROOT / path).exists() else f"{path} not present yet"
+
+
+MAKE = ["make", "-s", "--no-print-directory"]
+
+# (name, command) entries: add new command tests here.
+COMMANDS: list[Command] = [
+    Command("lint", MAKE + ["lint"]),
+    Command("fusesoc-lint", MAKE + ["fusesoc-lint"], skip_if=_missing("rtl/qos_engine.sv")),
+]
+
+# Every executable file matching these globs (relative to the repository root) is a Catch2
+# binary run with the JUnit reporter.
+CATCH2_GLOBS = ["build/tests/*"]
+
+
+@dataclasses.dataclass
+class Result:
+    name: str
+    passed: int = 0
+    failed: int = 0
+    skipped: str = ""  # reason, when skipped
+    seconds: float = 0.0
+    summary: str = ""  # shown on the test's line
+    details: str = ""  # shown when something failed (or with -v)
+
+
+def _env() -> dict[str, str]:
+    env = dict(os.environ)
+    # The runner is started from make; its jobserver is not ours to use.
+    for var in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES"):
+        env.pop(var, None)
+    return env
+
+
+def _timeout() -> float:
+    return float(os.environ.get("RUN_TESTS_TIMEOUT", "1800"))
+
+
+def _run(argv: list[str]) -> tuple[int, str, float]:
+    start = time.monotonic()
+    try:
+        p = subprocess.run(argv, cwd=ROOT, env=_env(), stdin=subprocess.DEVNULL,
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           timeout=_timeout())
+        code, out = p.returncode, p.stdout.decode(errors="replace")
+    except subprocess.TimeoutExpired as e:
+        code = -1
+        out = (e.stdout or b"").decode(errors="replace") + f"\nTIMEOUT after {_timeout()} s\n"
+    return code, out, time.monotonic() - start
+
+
+def run_command(cmd: Command) -> Result:
+    res = Result(cmd.name)
+    reason = cmd.skip_if()
+    if reason:
+        res.skipped = reason
+        return res
+    code, out, res.seconds = _run(cmd.argv)
+    res.details = f"$ {' '.join(cmd.argv)}\n{out}"
+    if code == 0:
+        res.passed = 1
+    else:
+        res.failed = 1
+        res.summary = f"exit status {code}"
+    return res
+
+
+def run_catch2(binary: Path) -> Result:
+    name = binary.name
+    res = Result(name)
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    xml_path = RESULTS / f"{name}.xml"
+    xml_path.unlink(missing_ok=True)
+    argv = [str(binary.relative_to(ROOT)), "-r", "junit", "-o", str(xml_path)]
+    code, out, res.seconds = _run(argv)
+    details = [f"$ {' '.join(argv)}"]
+    try:
+        suite = ET.parse(xml_path).getroot()
+        cases = suite.iter("testcase")
+    except (OSError, ET.ParseError) as e:
+        res.failed = 1
+        res.summary = f"no readable JUnit report ({e.__class__.__name__}), exit status {code}"
+        res.details = "\n".join(details + [out])
+        return res
+    failed_names = []
+    for case in cases:
+        bad = [c for c in case if c.tag in ("failure", "error")]
+        if bad:
+            res.failed += 1
+            failed_names.append(case.get("name", "?"))
+            details.append(f"--- FAILED: {case.get('name')}")
+            for b in bad:
+                details.append((b.get("message") or "").strip())
+                details.append((b.text or "").strip())
+            for s in case:
+                if s.tag in ("system-out", "system-err") and (s.text or "").strip():
+                    details.append(f"[{s.tag}]\n{s.text.strip()}")
+        else:
+            res.passed += 1
+    for ts in suite.iter("testsuite"):
+        for s in ts:
+            if s.tag in ("system-out", "system-err") and (s.text or "").strip():
+                details.append(f"[{s.tag}]\n{s.text.strip()}")
+    if out.strip():
+        details.append(f"[console output]\n{out.strip()}")
+    if res.passed + res.failed == 0:
+        res.failed = 1
+        res.summary = "ran no test case"
+    elif code != 0 and res.failed == 0:
+        res.failed = 1
+        res.summary = f"exit status {code} although every test case passed"
+    else:
+        res.summary = f"{res.passed + res.failed} test cases"
+        if failed_names:
+            res.summary += ", failed: " + "; ".join(failed_names)
+    res.details = "\n".join(details)
+    return res
+
+
+def catch2_binaries() -> list[Path]:
+    found = set()
+    for pattern in CATCH2_GLOBS:
+        for p in glob.glob(str(ROOT / pattern)):
+            path = Path(p)
+            if path.is_file() and os.access(path, os.X_OK):
+                found.add(path)
+    return sorted(found)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("-j", "--jobs", type=int, default=int(os.environ.get("RUN_TESTS_JOBS", 2)))
+    ap.add_argument("-k", "--filter", action="append", default=[])
+    ap.add_argument("-v", "--verbose", action="store_true")
+    args = ap.parse_args()
+
+    def selected(name: str) -> bool:
+        return not args.filter or any(f in name for f in args.filter)
+
+    jobs: list[tuple[str, Callable[[], Result]]] = []
+    for cmd in COMMANDS:
+        if selected(cmd.name):
+            jobs.append((cmd.name, lambda c=cmd: run_command(c)))
+    for b in catch2_binaries():
+        if selected(b.name):
+            jobs.append((b.name, lambda b=b: run_catch2(b)))
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        futures = [pool.submit(fn) for _, fn in jobs]
+        results = [f.result() for f in futures]
+
+    passed = failed = 0
+    for r in results:
+        if r.skipped:
+            print(f"SKIP  {r.name}: skipped: {r.skipped}")
+            continue
+        passed += r.passed
+        failed += r.failed
+        status = "FAIL" if r.failed else "PASS"
+        extra = f" ({r.summary})" if r.summary else ""
+        print(f"{status}  {r.name}{extra}  [{r.seconds:.1f} s]")
+        if r.failed or args.verbose:
+            print("\n".join("    " + line for line in r.details.splitlines()))
+    print(f"{passed} passed, {failed} failed")
+    sys.stdout.flush()
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
