@@ -282,7 +282,7 @@ bench: | deps
 
 ## wave: run a scenario with FST tracing and open GTKWave (not there yet)
 wave: | deps
-	@echo "wave: not implemented yet: needs build/ni_sim --trace (sim/ is not there yet)" >&2; exit 1
+	@echo "wave: not implemented yet: will run build/ni_sim --trace on a scenario and open GTKWave" >&2; exit 1
 
 ## clean: remove build/ (the venv .venv stays; `make distclean` removes it too)
 clean:

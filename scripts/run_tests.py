@@ -24,6 +24,7 @@ import concurrent.futures
 import dataclasses
 import glob
 import os
+import shlex
 import subprocess
 import sys
 import time
@@ -47,7 +48,14 @@ def _missing(path: str) -> Callable[[], Optional[str]]:
     return lambda: None if (ROOT / path).exists() else f"{path} not present yet"
 
 
-MAKE = ["make", "-s", "--no-print-directory"]
+def _make_overrides() -> list[str]:
+    """Variables given on the command line of the make that runs us (e.g. TRACE=1), so that
+    the make commands below see the same configuration (MAKEFLAGS itself is not passed on)."""
+    flags = os.environ.get("MAKEFLAGS", "")
+    return shlex.split(flags.split(" -- ", 1)[1]) if " -- " in flags else []
+
+
+MAKE = ["make", "-s", "--no-print-directory"] + _make_overrides()
 
 # (name, command) entries: add new command tests here.
 COMMANDS: list[Command] = [

@@ -17,7 +17,11 @@
 // Catch2 prints the std::pair operands of a failed check.
 #define CATCH_CONFIG_ENABLE_PAIR_STRINGMAKER
 
+#include <unistd.h>
 #include <verilated.h>
+#if VM_COVERAGE
+#include <verilated_cov.h>
+#endif
 
 #include <array>
 #include <boost/random/mersenne_twister.hpp>
@@ -25,6 +29,7 @@
 #include <catch2/catch.hpp>
 #include <cstdint>
 #include <cstdlib>
+#include <filesystem>
 #include <iomanip>
 #include <memory>
 #include <random>
@@ -49,8 +54,9 @@ inline std::uint64_t env_u64(const char* name, std::uint64_t dflt) {
   return static_cast<std::uint64_t>(x);
 }
 
-// Random cycles per lockstep test case: LOCKSTEP_CYCLES, default 1,000,000.
-inline std::uint64_t cycles(std::uint64_t dflt = 1000000) {
+// Random cycles per lockstep test case: LOCKSTEP_CYCLES, default 4,000,000 (each binary runs
+// two parameterisations of its primitive in at most ~2.5 s).
+inline std::uint64_t cycles(std::uint64_t dflt = 4000000) {
   return env_u64("LOCKSTEP_CYCLES", dflt);
 }
 
@@ -101,7 +107,17 @@ class Harness {
   }
   Harness(const Harness&) = delete;
   Harness& operator=(const Harness&) = delete;
-  ~Harness() { dut_->final(); }
+  ~Harness() {
+    dut_->final();
+#if VM_COVERAGE
+    // COVERAGE=1 builds: one coverage file per harness, for verilator_coverage.
+    static int serial = 0;
+    std::filesystem::create_directories("build/coverage");
+    const std::string file =
+        "build/coverage/" + std::to_string(::getpid()) + "_" + std::to_string(serial++) + ".dat";
+    ctx_->coveragep()->write(file.c_str());
+#endif
+  }
 
   Model& dut() { return *dut_; }
   Model* operator->() { return dut_.get(); }
