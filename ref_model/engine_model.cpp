@@ -538,33 +538,45 @@ void EngineModel::do_writes(uint64_t c) {
   }
 }
 
+namespace {
+const char* source_name(unsigned src) {
+  static const char* const kNames[] = {"the Message Handler", "the segmenter", "the AXI slave",
+                                       "the remote-read source"};
+  return src < 4 ? kNames[src] : "an unknown source";
+}
+}  // namespace
+
 void EngineModel::check_enqueue(uint64_t c) {
-  if (exp_enq_.size() > 1) {
-    std::string d;
-    for (const Enq& e : exp_enq_) {
-      d += "  source " + std::to_string(e.src) + ": transfer " + std::to_string(e.xfer) +
-           " -> queue " + std::to_string(e.qid) + "\n";
-    }
-    fail(c, "two enqueues in one cycle (a lower-priority source should have waited)", d);
-    return;
-  }
   if (exp_enq_.empty()) {
     if (taps_.enq) {
       fail(c, "unexpected enqueue of transfer " + std::to_string(taps_.enq_node) + " into queue " +
-                  std::to_string(taps_.enq_qid) + " by source " + std::to_string(taps_.enq_src),
-           "", int(taps_.enq_node));
+                  std::to_string(taps_.enq_qid) + " by " + source_name(taps_.enq_src),
+           queue_state(), int(taps_.enq_node));
     }
     return;
   }
+  // One enqueue per cycle: the highest-priority source (lowest number) is the one expected;
+  // the others should have waited (and then their events would not have happened).
+  std::sort(exp_enq_.begin(), exp_enq_.end(), [](const Enq& a, const Enq& b) { return a.src < b.src; });
   const Enq& e = exp_enq_.front();
+  std::string others;
+  for (std::size_t i = 1; i < exp_enq_.size(); ++i) {
+    others += "  also expected in this cycle: transfer " + std::to_string(exp_enq_[i].xfer) + " into " +
+              queue_name(exp_enq_[i].qid, cfg_.intra_prios) + " by " + source_name(exp_enq_[i].src) + "\n";
+  }
   if (!taps_.enq || taps_.enq_src != e.src || taps_.enq_qid != e.qid || taps_.enq_node != e.xfer) {
     fail(c, "enqueue: expected transfer " + std::to_string(e.xfer) + " into " +
-                queue_name(e.qid, cfg_.intra_prios) + " by source " + std::to_string(e.src) +
-                (taps_.enq ? ", DUT enqueued " + std::to_string(taps_.enq_node) + " into queue " +
-                                 std::to_string(taps_.enq_qid) + " by source " +
-                                 std::to_string(taps_.enq_src)
-                           : ", DUT enqueued nothing"),
-         "", int(e.xfer));
+                queue_name(e.qid, cfg_.intra_prios) + " by " + source_name(e.src) +
+                (taps_.enq ? "; DUT enqueued transfer " + std::to_string(taps_.enq_node) + " into queue " +
+                                 std::to_string(taps_.enq_qid) + " by " + source_name(taps_.enq_src)
+                           : "; DUT enqueued nothing"),
+         others, int(e.xfer));
+    return;
+  }
+  if (exp_enq_.size() > 1) {
+    fail(c, std::string("enqueue by ") + source_name(exp_enq_[1].src) + " in the cycle of an enqueue by " +
+                source_name(e.src) + " (it should have waited)",
+         others, int(exp_enq_[1].xfer));
   }
 }
 

@@ -11,6 +11,7 @@ AxiMaster::AxiMaster(Vqos_engine& dut, Rng& rng, Options opt) : dut_(dut), rng_(
 
 void AxiMaster::write(AxiWrite w, WriteDone done) {
   if (w.beats.empty()) throw std::invalid_argument("AXI write without beats");
+  if (on_submit_write_) on_submit_write_(w);
   auto p = std::make_unique<Wr>();
   p->t = std::move(w);
   p->done = std::move(done);
@@ -18,6 +19,7 @@ void AxiMaster::write(AxiWrite w, WriteDone done) {
 }
 
 void AxiMaster::read(AxiRead r, ReadDone done) {
+  if (on_submit_read_) on_submit_read_(r);
   auto p = std::make_unique<Rd>();
   p->t = std::move(r);
   p->done = std::move(done);

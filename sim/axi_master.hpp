@@ -71,6 +71,11 @@ class AxiMaster : public Component {
   void write(AxiWrite w, WriteDone done = nullptr);
   void read(AxiRead r, ReadDone done = nullptr);
   void on_aw(AwSeen cb) { on_aw_ = std::move(cb); }
+  // Called for every transaction handed to the master (the recorder's view of the CPU).
+  void on_submit(std::function<void(const AxiWrite&)> w, std::function<void(const AxiRead&)> r) {
+    on_submit_write_ = std::move(w);
+    on_submit_read_ = std::move(r);
+  }
   void set_options(const Options& o) { opt_ = o; }
 
   std::size_t writes_pending() const { return wr_.size(); }
@@ -104,6 +109,8 @@ class AxiMaster : public Component {
   Rng& rng_;
   Options opt_;
   AwSeen on_aw_;
+  std::function<void(const AxiWrite&)> on_submit_write_;
+  std::function<void(const AxiRead&)> on_submit_read_;
   std::deque<std::unique_ptr<Wr>> wr_;
   std::deque<std::unique_ptr<Rd>> rd_;
   // what was driven this cycle (valid must hold until the handshake)

@@ -12,6 +12,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "scenario.hpp"
+#include "shrink.hpp"
 #include "sim_ctrl.hpp"
 #include "testbench.hpp"
 
@@ -30,7 +32,7 @@ struct Cli {
   uint64_t max_size = 0;
   bool have_max_cycles = false;
   uint64_t max_cycles = 0;
-  std::string scenario, record, log, report, trace, config;
+  std::string scenario, record, log, report, trace, config, shrink;
   bool have_trace_window = false;
   uint64_t trace_window = 0;
   bool quiet = false;
@@ -51,7 +53,9 @@ const char* kUsage =
     "  --trace FILE        FST waveform of the whole run\n"
     "  --trace-window N    on failure, rerun and dump only the last N cycles before it\n"
     "                      (to --trace FILE, default build/fail.fst)\n"
-    "  --max-cycles N      stop with a failure after N cycles (default: automatic)\n"
+    "  --max-cycles N      stop with a failure at cycle N (default: automatic)\n"
+    "  --shrink OUT        on a failing --scenario, write the smallest scenario that still\n"
+    "                      fails the same way to OUT\n"
     "  --quiet             no progress line\n"
     "  --help              this text\n"
     "Exit status: 0 when every check passed and every transfer reached its final status.\n";
@@ -111,6 +115,8 @@ Cli parse(int argc, char** argv) {
       c.scenario = need();
     } else if (a == "--record") {
       c.record = need();
+    } else if (a == "--shrink") {
+      c.shrink = need();
     } else if (a == "--log") {
       c.log = need();
     } else if (a == "--report") {
@@ -197,15 +203,24 @@ nlohmann::json report_json(const sim::Testbench& tbc, const sim::RunResult& r, c
 int main(int argc, char** argv) {
   Cli cli;
   sim::SimConfig cfg;
+  sim::Scenario scenario;
   try {
     cli = parse(argc, argv);
+    // Precedence: the scenario's "config", then --config, then the command line.
+    nlohmann::json scen_json;
+    if (!cli.scenario.empty()) {
+      scen_json = sim::read_json_file(cli.scenario);
+      if (scen_json.is_object() && scen_json.contains("config") && scen_json["config"].is_object()) {
+        cfg.apply(scen_json["config"], cli.scenario + " (\"config\")");
+      }
+    }
     if (!cli.config.empty()) cfg.apply(sim::read_json_file(cli.config), cli.config);
     if (cli.have_seed) cfg.seed = cli.seed;
     if (cli.have_transfers) cfg.traffic.transfers = cli.transfers;
     if (cli.have_max_size) cfg.traffic.max_size = uint32_t(cli.max_size);
     if (cli.have_max_cycles) cfg.max_cycles = cli.max_cycles;
-    if (!cli.scenario.empty()) throw CliError("--scenario: scenario replay is not built into this binary yet");
-    if (!cli.record.empty()) throw CliError("--record: recording is not built into this binary yet");
+    if (!cli.scenario.empty()) scenario = sim::parse_scenario(scen_json, cli.scenario, cfg.responder);
+    if (!cli.shrink.empty() && cli.scenario.empty()) throw CliError("--shrink needs --scenario");
   } catch (const std::exception& e) {
     std::fprintf(stderr, "ni_sim: error: %s\n", e.what());
     return 2;
@@ -215,6 +230,8 @@ int main(int argc, char** argv) {
   sim::Testbench::Options opt;
   opt.cfg = cfg;
   opt.log_path = cli.log;
+  opt.record_path = cli.record;
+  if (!cli.scenario.empty()) opt.scenario = &scenario;
   opt.progress = !cli.quiet && isatty(STDERR_FILENO);
   if (!cli.trace.empty() && !cli.have_trace_window) opt.trace_path = cli.trace;
 
@@ -250,6 +267,30 @@ int main(int argc, char** argv) {
   std::printf("FAIL seed %" PRIu64 " at cycle %" PRIu64 ": %s\n", cfg.seed, r.fail_cycle, r.failure.c_str());
   if (!r.detail.empty()) std::printf("%s", r.detail.c_str());
   std::printf("reproduce: %s\n", reproduce_command(cli, cfg, window).c_str());
+
+  if (!cli.shrink.empty()) {
+    const std::string sig = sim::failure_signature(r.failure);
+    sim::Testbench::Options sopt = opt;
+    sopt.log_path.clear();
+    sopt.record_path.clear();
+    sopt.trace_path.clear();
+    sopt.progress = false;
+    auto fails = [&](const sim::Scenario& cand) -> std::string {
+      sopt.scenario = &cand;
+      sim::Testbench tb(sopt);
+      const sim::RunResult rr = tb.run();
+      return rr.passed ? std::string() : rr.failure;
+    };
+    auto progress = [&](const std::string& m) {
+      if (!cli.quiet) std::fprintf(stderr, "[shrink] %s\n", m.c_str());
+    };
+    const sim::ShrinkResult sr = sim::shrink_scenario(scenario, sig, fails, 2000, progress);
+    sim::save_scenario(sr.scenario, cli.shrink,
+                       "shrunk from " + cli.scenario + " (" + std::to_string(scenario.events.size()) + " -> " +
+                           std::to_string(sr.scenario.events.size()) + " events); first failure: " + r.failure);
+    std::printf("shrink: %zu -> %zu events in %zu runs%s, written to %s\n", scenario.events.size(),
+                sr.scenario.events.size(), sr.runs, sr.hit_limit ? " (run limit reached)" : "", cli.shrink.c_str());
+  }
 
   if (cli.have_trace_window && !r.timeout && !r.interrupted) {
     // Deterministic rerun from reset with tracing enabled near the failure.

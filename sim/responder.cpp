@@ -38,14 +38,12 @@ void Responder::on_reset() {
 
 void Responder::drive(uint64_t cycle) {
   if (!presenting_) {
-    if (!opt_.auto_mode) {
-      if (!script_.empty() && script_.front().ready <= cycle) {
-        cur_ = script_.front();
-        script_.pop_front();
-        presenting_ = true;
-        cur_real_ = false;
-      }
-    } else if (!rng_.percent(opt_.idle_pct)) {
+    if (!script_.empty() && script_.front().ready <= cycle) {
+      cur_ = script_.front();
+      script_.pop_front();
+      presenting_ = true;
+      cur_real_ = false;
+    } else if (opt_.auto_mode && !rng_.percent(opt_.idle_pct)) {
       // Extras first, drawn independently.
       const bool dup = !recent_.empty() && rng_.chance(opt_.dup_pct);
       const bool stale = !dup && !pending_.empty() && rng_.chance(opt_.stale_pct);
@@ -89,6 +87,7 @@ void Responder::drive(uint64_t cycle) {
       }
       if (presenting_ && !cur_real_) ++injected_;
     }
+    if (presenting_ && on_present_) on_present_(cycle, cur_.tid, cur_.seq, cur_.nack);
   }
   dut_.rsp_valid_i = presenting_;
   dut_.rsp_i = presenting_ ? (uint32_t(cur_.seq) << 11) | (uint32_t(cur_.tid) << 1) |

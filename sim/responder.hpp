@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <vector>
 
 #include "component.hpp"
@@ -33,8 +34,12 @@ class Responder : public Component, public Listener {
 
   void set_options(const ResponderOptions& o) { opt_ = o; }
   const ResponderOptions& options() const { return opt_; }
-  // Script mode: send this response at `at` or as soon as the port is free after it.
+  // A raw response: sent at `at` or as soon as the port is free after it, before any
+  // automatic response (script mode sends only these).
   void script(uint64_t at, uint16_t tid, uint16_t seq, bool nack);
+  // Called whenever a response starts being offered (the recorder's view).
+  using PresentHook = std::function<void(uint64_t cycle, uint16_t tid, uint16_t seq, bool nack)>;
+  void on_present(PresentHook h) { on_present_ = std::move(h); }
 
   // Listener: learn about issued blocks and packets.
   void on_block(const BlockEvent& e) override;
@@ -73,6 +78,7 @@ class Responder : public Component, public Listener {
   unsigned max_overtake_ = 0;
   uint64_t sent_ = 0;
   uint64_t injected_ = 0;
+  PresentHook on_present_;
 };
 
 }  // namespace sim

@@ -27,6 +27,7 @@ void StallInjector::on_reset() {
 
 void StallInjector::drive(uint64_t cycle) {
   if (forced_at_ != kNone && cycle >= forced_at_) {
+    if (on_burst_ && forced_len_ > forced_left_) on_burst_(cycle, forced_len_);
     forced_left_ = std::max(forced_left_, forced_len_);
     forced_at_ = kNone;
   }
@@ -40,6 +41,7 @@ void StallInjector::drive(uint64_t cycle) {
   } else if (rng_.percent(opt_.start_pct)) {
     left_ = rng_.range(opt_.len_min, std::max(opt_.len_min, opt_.len_max)) - 1;
     stall = true;
+    if (on_burst_) on_burst_(cycle, left_ + 1);
   }
   stalled_ += stall ? 1 : 0;
   set_ready(!stall);

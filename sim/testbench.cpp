@@ -1,5 +1,6 @@
 #include "testbench.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cinttypes>
 #include <cstdio>
@@ -44,14 +45,19 @@ Testbench::Testbench(Options opt) : opt_(std::move(opt)) {
   ctx_->fatalOnError(false);
   dut_ = std::make_unique<Vqos_engine>(ctx_.get(), "qos_engine");
   // Independent streams so that, e.g., more polling does not change the responder's choices.
-  rng_ = std::make_unique<Rng>(opt_.cfg.seed);
-  rsp_rng_ = std::make_unique<Rng>(opt_.cfg.seed * 0x9E3779B97F4A7C15ull + 1);
-  stall_rng_ = std::make_unique<Rng>(opt_.cfg.seed * 0xC2B2AE3D27D4EB4Full + 2);
+  auto stream = [&](uint64_t k) {
+    return std::make_unique<Rng>(opt_.cfg.seed * 0x9E3779B97F4A7C15ull + k * 0xC2B2AE3D27D4EB4Full);
+  };
+  rng_ = stream(0);
+  axi_rng_ = stream(1);
+  rsp_rng_ = stream(2);
+  blk_rng_ = stream(3);
+  pkt_rng_ = stream(4);
   ctrl_ = std::make_unique<SimCtrl>(*ctx_, *dut_);
-  axi_ = std::make_unique<AxiMaster>(*dut_, *rng_, opt_.cfg.axi);
+  axi_ = std::make_unique<AxiMaster>(*dut_, *axi_rng_, opt_.cfg.axi);
   rsp_ = std::make_unique<Responder>(*dut_, *rsp_rng_, opt_.cfg.responder);
-  blk_stall_ = std::make_unique<StallInjector>(*dut_, *stall_rng_, StallInjector::Port::Blk, opt_.cfg.blk_stall);
-  pkt_stall_ = std::make_unique<StallInjector>(*dut_, *stall_rng_, StallInjector::Port::Pkt, opt_.cfg.pkt_stall);
+  blk_stall_ = std::make_unique<StallInjector>(*dut_, *blk_rng_, StallInjector::Port::Blk, opt_.cfg.blk_stall);
+  pkt_stall_ = std::make_unique<StallInjector>(*dut_, *pkt_rng_, StallInjector::Port::Pkt, opt_.cfg.pkt_stall);
   mon_ = std::make_unique<Monitor>(*dut_);
   ni::Config mc;
   mc.intra_prios = p.intra_prios;
@@ -59,10 +65,23 @@ Testbench::Testbench(Options opt) : opt_(std::move(opt)) {
   mc.acc_sets = p.acc_sets;
   model_ = std::make_unique<ni::EngineModel>(mc, p.pkt_depth);
   sb_ = std::make_unique<Scoreboard>(*model_);
-  if (opt_.random_cpu) cpu_ = std::make_unique<Cpu>(*axi_, *rng_, opt_.cfg.traffic, p.acc_sets);
+  if (opt_.scenario != nullptr) {
+    driver_ = std::make_unique<ScenarioDriver>(*opt_.scenario, *axi_, *rsp_, *blk_stall_, *pkt_stall_);
+  } else if (opt_.random_cpu) {
+    cpu_ = std::make_unique<Cpu>(*axi_, *rng_, opt_.cfg.traffic, p.acc_sets);
+  }
   if (!opt_.log_path.empty()) log_ = std::make_unique<LogWriter>(opt_.log_path);
+  if (!opt_.record_path.empty()) {
+    rec_ = std::make_unique<Recorder>();
+    axi_->on_submit([this](const AxiWrite& w) { rec_->write(ctrl_->cycle(), w); },
+                    [this](const AxiRead& r) { rec_->read(ctrl_->cycle(), r); });
+    rsp_->on_present([this](uint64_t c, uint16_t tid, uint16_t seq, bool nack) { rec_->ack(c, tid, seq, nack); });
+    blk_stall_->on_burst([this](uint64_t c, uint64_t n) { rec_->stall(c, StallInjector::Port::Blk, n); });
+    pkt_stall_->on_burst([this](uint64_t c, uint64_t n) { rec_->stall(c, StallInjector::Port::Pkt, n); });
+  }
 
   // Drivers first, then the monitor (it samples what the drivers set).
+  if (driver_) ctrl_->add(*driver_);
   if (cpu_) ctrl_->add(*cpu_);
   ctrl_->add(*axi_);
   ctrl_->add(*rsp_);
@@ -140,6 +159,67 @@ void Testbench::finish(RunResult& r) {
 }
 
 RunResult Testbench::run() {
+  RunResult r = driver_ ? run_scenario() : run_random();
+  if (rec_) save_record(r);
+  return r;
+}
+
+void Testbench::save_record(const RunResult& r) {
+  nlohmann::json cfg = opt_.cfg.to_json();
+  std::string d = opt_.scenario != nullptr ? "recorded from a replay of " + opt_.scenario->path
+                                           : "recorded from a random run, seed " + std::to_string(opt_.cfg.seed);
+  d += r.passed ? " (passed)" : " (failed: " + r.failure + ")";
+  rec_->save(opt_.record_path, cfg, d);
+}
+
+RunResult Testbench::run_scenario() {
+  RunResult r;
+  start();
+  uint64_t last_at = 0;
+  for (const ScenarioEvent& e : opt_.scenario->events) last_at = std::max(last_at, e.at);
+  uint64_t budget = last_at + 200000;
+  if (opt_.cfg.max_cycles != 0) budget = opt_.cfg.max_cycles > cycle() ? opt_.cfg.max_cycles - cycle() : 0;
+  const bool ok = run_until(
+      [this] {
+        return driver_->done() && !axi_->busy() && !rsp_->busy() && !blk_stall_->busy() &&
+               !pkt_stall_->busy() && model_->quiescent();
+      },
+      budget);
+  r.cycles = ctrl_->cycle();
+  r.wall_seconds = now_seconds() - start_wall_;
+  if (driver_->failed()) {
+    r.failure = driver_->failure();
+    r.fail_cycle = driver_->failure_cycle();
+    return r;
+  }
+  if (!ok && !model_->failed() && !ctx_->gotError()) {
+    r.interrupted = SimCtrl::interrupted();
+    r.timeout = !r.interrupted;
+    r.failure = r.interrupted ? "interrupted"
+                              : "the engine did not become idle by cycle " + std::to_string(ctrl_->cycle()) +
+                                    (driver_->done() ? "" : " (scenario events left)");
+    r.fail_cycle = ctrl_->cycle();
+    std::vector<std::string> problems = model_->final_check(ctrl_->cycle());
+    for (std::size_t i = 0; i < problems.size() && i < 10; ++i) r.detail += "  " + problems[i] + "\n";
+    return r;
+  }
+  std::vector<std::string> problems = model_->final_check(ctrl_->cycle());
+  if (ctx_->gotError() && !model_->failed()) {
+    r.failure = "an RTL assertion failed (see the $error message above)";
+    r.fail_cycle = ctrl_->cycle();
+    return r;
+  }
+  if (model_->failed()) {
+    r.failure = model_->failure().what;
+    r.detail = model_->failure().detail;
+    r.fail_cycle = model_->failure().cycle;
+    return r;
+  }
+  r.passed = problems.empty();
+  return r;
+}
+
+RunResult Testbench::run_random() {
   RunResult r;
   start();
   // --max-cycles is an absolute cycle number; otherwise a generous bound.

@@ -17,6 +17,7 @@
 #include "ref_model/engine_model.hpp"
 #include "responder.hpp"
 #include "rng.hpp"
+#include "scenario.hpp"
 #include "scoreboard.hpp"
 #include "sim_ctrl.hpp"
 #include "stall_injector.hpp"
@@ -51,6 +52,8 @@ class Testbench {
   struct Options {
     SimConfig cfg;
     bool random_cpu = true;      // false: the caller drives the AXI master itself
+    const Scenario* scenario = nullptr;  // replay this scenario (no random CPU)
+    std::string record_path;     // --record: write the run's stimulus as a scenario
     std::string log_path;        // --log
     std::string trace_path;      // --trace (FST)
     uint64_t trace_from = 0;     // first traced cycle
@@ -65,7 +68,7 @@ class Testbench {
   // Reset and wait for init_done_o.
   void start();
   // Random run to completion (random CPU): all transfers done, statistics read back and
-  // checked, final checks.
+  // checked, final checks. With a scenario: its events played, the engine idle, final checks.
   RunResult run();
   // Steps until `done()`, a failure or `max_cycles`; returns false on failure/timeout.
   bool run_until(const std::function<bool()>& done, uint64_t max_cycles);
@@ -91,9 +94,13 @@ class Testbench {
   Options opt_;
   std::unique_ptr<VerilatedContext> ctx_;
   std::unique_ptr<Vqos_engine> dut_;
-  std::unique_ptr<Rng> rng_;
-  std::unique_ptr<Rng> rsp_rng_;
-  std::unique_ptr<Rng> stall_rng_;
+  // One independent stream per stimulus source, so that a scenario replay (which has no
+  // random CPU) reproduces the AXI master's, responder's and stall injectors' choices.
+  std::unique_ptr<Rng> rng_;        // random CPU
+  std::unique_ptr<Rng> axi_rng_;    // AXI master gaps and ready stalls
+  std::unique_ptr<Rng> rsp_rng_;    // responder
+  std::unique_ptr<Rng> blk_rng_;    // blk stall injector
+  std::unique_ptr<Rng> pkt_rng_;    // pkt stall injector
   std::unique_ptr<SimCtrl> ctrl_;
   std::unique_ptr<AxiMaster> axi_;
   std::unique_ptr<Cpu> cpu_;
@@ -104,6 +111,12 @@ class Testbench {
   std::unique_ptr<ni::EngineModel> model_;
   std::unique_ptr<Scoreboard> sb_;
   std::unique_ptr<LogWriter> log_;
+  std::unique_ptr<ScenarioDriver> driver_;
+  std::unique_ptr<Recorder> rec_;
+
+  RunResult run_random();
+  RunResult run_scenario();
+  void save_record(const RunResult& r);
   double last_progress_ = 0;
   double start_wall_ = 0;
 };
