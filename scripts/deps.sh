@@ -62,3 +62,5 @@ if [[ ! -x "$venv/bin/python" || ! -f "$stamp" || "$(cat "$stamp")" != "$want" ]
   "$venv/bin/python" -m pip install -q --disable-pip-version-check -r "$req"
   echo "$want" > "$stamp"
 fi
+# `fusesoc --cores-root=.` need not search the venv for cores.
+[[ -e "$venv/FUSESOC_IGNORE" ]] || touch "$venv/FUSESOC_IGNORE"
