@@ -185,8 +185,8 @@ module sched_queues #(
   // Shadow membership: a node is never enqueued while it is already in some queue.
   // The assertions read the shadow through two 1-bit nets kept as variables (public_flat_rd
   // stops Verilator from inlining them): Verilator 5.006 emits C++ that does not compile
-  // (undeclared `__Vilp`) when a concurrent assertion samples a packed vector of more than 64
-  // words, as `queued_q` is for NumNodes = 2048.
+  // (undeclared `__Vilp`) when a concurrent assertion samples a packed vector as wide as
+  // `queued_q` with NumNodes = 2048 (its copy becomes a loop; 1024 bits are still unrolled).
   logic [NumNodes-1:0] queued_q;
   logic                enq_node_queued /* verilator public_flat_rd */;
   logic                deq_node_queued /* verilator public_flat_rd */;
