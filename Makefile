@@ -190,17 +190,19 @@ $(foreach p,$(TB_PRIM_NAMES),\
 SIM_SRCS := $(wildcard sim/*.cpp)
 SIM_MAIN := $(if $(SIM_SRCS),$(shell grep -lE '^[[:space:]]*int[[:space:]]+main\b' $(SIM_SRCS)))
 SIM_BIN  :=
+# The engine model of ni_sim is always verilated with FST tracing compiled in, so that
+# --trace and --trace-window work without a rebuild (dumping costs nothing until enabled).
 ifneq ($(HAVE_TOP),)
-$(eval $(call VERILATED_MODEL,$(TOP),$(TOP),$(RTL_FILES),))
+$(eval $(call VERILATED_MODEL,$(TOP),$(TOP),$(RTL_FILES),$(if $(TRACE),,--trace-fst)))
 ifneq ($(SIM_MAIN),)
 SIM_BIN   := $(BUILD)/ni_sim
 SIM_OBJS  := $(call obj_of,$(SIM_SRCS))
 CPP_OBJS  += $(SIM_OBJS)
-$(SIM_OBJS): MODEL_INC := -isystem $($(TOP)_OBJ)
+$(SIM_OBJS): MODEL_INC := -isystem $($(TOP)_OBJ) -DVM_TRACE=1 -DVM_TRACE_FST=1
 $(SIM_OBJS): $($(TOP)_STAMP)
 $(SIM_BIN): $(SIM_OBJS) $(REF_LIB) $($(TOP)_LIB) $($(TOP)_RT) $(BUILD)/ldflags
 	@echo "LINK     $@"
-	$(Q)$(CXX) $(LDFLAGS) -o $@ $(filter %.o %.a,$^) $(LDLIBS)
+	$(Q)$(CXX) $(LDFLAGS) -o $@ $(filter %.o %.a,$^) $(LDLIBS) -lz
 endif
 endif
 

@@ -57,10 +57,48 @@ def _make_overrides() -> list[str]:
 
 MAKE = ["make", "-s", "--no-print-directory"] + _make_overrides()
 
+NI_SIM = "build/ni_sim"
+PY = sys.executable
+
+# Short random runs of the whole engine against the golden model: (name, seed, config).
+# Each is 2000 transfers; the heavy configs stress reordering, back-pressure and illegal
+# writes. `make regress` is the 100K-transfer version.
+SIM_RUNS = [
+    ("default", 1, None),
+    ("default", 2, None),
+    ("regress-mix", 3, "sim/configs/regress.json"),
+    ("regress-mix", 4, "sim/configs/regress.json"),
+    ("heavy-reorder", 5, "sim/configs/heavy_reorder.json"),
+    ("heavy-reorder", 6, "sim/configs/heavy_reorder.json"),
+    ("heavy-stall", 7, "sim/configs/heavy_stall.json"),
+    ("heavy-stall", 8, "sim/configs/heavy_stall.json"),
+    ("heavy-illegal", 9, "sim/configs/heavy_illegal.json"),
+    ("heavy-illegal", 10, "sim/configs/heavy_illegal.json"),
+]
+
+
+def _sim_run(name: str, seed: int, cfg: Optional[str]) -> Command:
+    argv = [NI_SIM, "--quiet", "--seed", str(seed), "--transfers", "2000"]
+    if cfg:
+        argv += ["--config", cfg]
+    return Command(f"sim {name} seed {seed}", argv, skip_if=_missing(NI_SIM))
+
+
+def _vectors() -> list[Command]:
+    """Every directed scenario in vectors/ is replayed and must pass."""
+    return [Command(f"vector {Path(v).stem}", [NI_SIM, "--quiet", "--scenario", str(Path(v).relative_to(ROOT))],
+                    skip_if=_missing(NI_SIM))
+            for v in sorted(glob.glob(str(ROOT / "vectors" / "*.json")))]
+
+
 # (name, command) entries: add new command tests here.
 COMMANDS: list[Command] = [
     Command("lint", MAKE + ["lint"]),
     Command("fusesoc-lint", MAKE + ["fusesoc-lint"], skip_if=_missing("rtl/qos_engine.sv")),
+    *[_sim_run(n, s, c) for n, s, c in SIM_RUNS],
+    Command("sim record/replay identity", [PY, "tests/sim/test_replay.py"], skip_if=_missing(NI_SIM)),
+    Command("sim input errors", [PY, "tests/sim/test_input_errors.py"], skip_if=_missing(NI_SIM)),
+    *_vectors(),
 ]
 
 # Every executable file matching these globs (relative to the repository root) is a Catch2
