@@ -239,7 +239,7 @@ $(BUILD)/lint/fusesoc.stamp: fusesoc.core $(RTL_FILES) $(RTL_INCS) | deps
 # ------------------------------------------------------------------------------------------
 # Targets
 # ------------------------------------------------------------------------------------------
-.PHONY: all deps lint fusesoc-lint sim test regress bench wave clean distclean help
+.PHONY: all deps lint fusesoc-lint sim test regress regress-seeds mutants bench wave clean distclean help
 
 ## all: build every library, test binary and (when its sources exist) build/ni_sim
 all: $(REF_LIB) $(TEST_BINS) $(SIM_BIN)
@@ -274,9 +274,26 @@ endif
 test: all | deps
 	$(Q)$(PYTHON) scripts/run_tests.py
 
-## regress: the 100K-transfer regression (not there yet)
-regress: | deps
-	@echo "regress: not implemented yet: the 100K regression lands with issue #4" >&2; exit 1
+## regress: the main job: 100,000 random transfers checked against the golden model
+##          (SEED=1, TRANSFERS=100000, REGRESS_CONFIG=sim/configs/regress.json; LOG=1 for a log)
+SEED           ?= 1
+TRANSFERS      ?= 100000
+REGRESS_CONFIG ?= sim/configs/regress.json
+N              ?= 8
+regress: $(SIM_BIN) | deps
+	@mkdir -p $(BUILD)/regress
+	$(SIM_BIN) --seed $(SEED) --transfers $(TRANSFERS) --config $(REGRESS_CONFIG) \
+	  --report $(BUILD)/regress/report.json $(if $(LOG),--log $(BUILD)/regress/log.jsonl)
+	@echo "report: $(BUILD)/regress/report.json"
+
+## regress-seeds: the regression over N seeds in parallel (N=8, JOBS=2, TRANSFERS, FIRST=1)
+regress-seeds: $(SIM_BIN) | deps
+	$(Q)$(PYTHON) scripts/regress_seeds.py -n $(N) --first $(or $(FIRST),1) -j $(JOBS) \
+	  --transfers $(TRANSFERS) --config $(REGRESS_CONFIG)
+
+## mutants: apply deliberate RTL bugs one at a time and show the checks kill each (not in CI)
+mutants: $(REF_LIB) | deps
+	$(Q)$(PYTHON) scripts/mutants.py $(if $(K),-k $(K))
 
 ## bench: performance benchmarks (not there yet)
 bench: | deps

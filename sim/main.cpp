@@ -254,10 +254,14 @@ int main(int argc, char** argv) {
   if (r.passed) {
     if (!cli.quiet) {
       std::printf("PASS seed %" PRIu64 ": %" PRIu64 " transfers (%" PRIu64 " DONE, %" PRIu64
-                  " ERROR), %" PRIu64 " blocks, %" PRIu64 " packets, %" PRIu64 " cycles in %.1f s (%.0f cycles/s)\n",
+                  " ERROR), %" PRIu64 " blocks, %" PRIu64 " inline + %" PRIu64 " control packets, %" PRIu64
+                  " writes rejected, %" PRIu64 " responses dropped, ACK reorder depth %u; %" PRIu64
+                  " cycles in %.1f s (%.0f cycles/s)\n",
                   cfg.seed, report["transfers"].get<uint64_t>(), report["completed"].get<uint64_t>(),
                   report["errors"].get<uint64_t>(), report["blocks"].get<uint64_t>(),
-                  report["packets"].get<uint64_t>(), r.cycles, r.wall_seconds,
+                  report["inline_packets"].get<uint64_t>(), report["control_packets"].get<uint64_t>(),
+                  report["writes_rejected"].get<uint64_t>(), report["responses_dropped"].get<uint64_t>(),
+                  report["ack_reorder_depth"].get<unsigned>(), r.cycles, r.wall_seconds,
                   report["cycles_per_second"].get<double>());
     }
     return 0;
