@@ -32,7 +32,7 @@ struct Cli {
   uint64_t max_size = 0;
   bool have_max_cycles = false;
   uint64_t max_cycles = 0;
-  std::string scenario, record, log, report, trace, config, shrink;
+  std::string scenario, record, log, report, trace, config, shrink, capture;
   bool have_trace_window = false;
   uint64_t trace_window = 0;
   bool quiet = false;
@@ -49,6 +49,8 @@ const char* kUsage =
     "  --scenario FILE     replay a scenario (ni-scenario/1) instead of random traffic\n"
     "  --record FILE       write this run's stimulus as a scenario\n"
     "  --log FILE          JSON Lines event log (ICD section 9)\n"
+    "  --capture FILE      CSV capture of the top-level ports, one row per clock (the layout\n"
+    "                      of a logic-analyzer export; scripts/csv2scenario.py reads it)\n"
     "  --report FILE       JSON report of the run\n"
     "  --trace FILE        FST waveform of the whole run\n"
     "  --trace-window N    on failure, rerun and dump only the last N cycles before it\n"
@@ -117,6 +119,8 @@ Cli parse(int argc, char** argv) {
       c.record = need();
     } else if (a == "--shrink") {
       c.shrink = need();
+    } else if (a == "--capture") {
+      c.capture = need();
     } else if (a == "--log") {
       c.log = need();
     } else if (a == "--report") {
@@ -231,6 +235,7 @@ int main(int argc, char** argv) {
   opt.cfg = cfg;
   opt.log_path = cli.log;
   opt.record_path = cli.record;
+  opt.capture_path = cli.capture;
   if (!cli.scenario.empty()) opt.scenario = &scenario;
   opt.progress = !cli.quiet && isatty(STDERR_FILENO);
   if (!cli.trace.empty() && !cli.have_trace_window) opt.trace_path = cli.trace;

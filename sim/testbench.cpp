@@ -88,6 +88,10 @@ Testbench::Testbench(Options opt) : opt_(std::move(opt)) {
   ctrl_->add(*blk_stall_);
   ctrl_->add(*pkt_stall_);
   ctrl_->add(*mon_);
+  if (!opt_.capture_path.empty()) {
+    capture_ = std::make_unique<CaptureWriter>(*dut_, opt_.capture_path);
+    ctrl_->add(*capture_);
+  }
   mon_->add(*sb_);
   mon_->add(*rsp_);
   if (log_) mon_->add(*log_);

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "axi_master.hpp"
+#include "capture.hpp"
 #include "config.hpp"
 #include "cpu.hpp"
 #include "log_writer.hpp"
@@ -54,6 +55,7 @@ class Testbench {
     bool random_cpu = true;      // false: the caller drives the AXI master itself
     const Scenario* scenario = nullptr;  // replay this scenario (no random CPU)
     std::string record_path;     // --record: write the run's stimulus as a scenario
+    std::string capture_path;    // --capture: CSV capture of the top-level ports
     std::string log_path;        // --log
     std::string trace_path;      // --trace (FST)
     uint64_t trace_from = 0;     // first traced cycle
@@ -113,6 +115,7 @@ class Testbench {
   std::unique_ptr<LogWriter> log_;
   std::unique_ptr<ScenarioDriver> driver_;
   std::unique_ptr<Recorder> rec_;
+  std::unique_ptr<CaptureWriter> capture_;
 
   RunResult run_random();
   RunResult run_scenario();
