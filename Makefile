@@ -77,10 +77,13 @@ $(call vardep,$(BUILD)/lint/flags,$(LINT_FLAGS))
 # ------------------------------------------------------------------------------------------
 # Verilated models
 #
-# $(call VERILATED_MODEL,NAME,TOP,SOURCES,EXTRA_VERILATOR_FLAGS)
+# $(call VERILATED_MODEL,NAME,TOP,SOURCES,EXTRA_VERILATOR_FLAGS[,CLASS])
 #   Verilates module TOP from SOURCES (plus whatever it instantiates, found in rtl/) into the
 #   C++ class V<NAME>, e.g. a second parameterisation of a primitive:
 #     $(eval $(call VERILATED_MODEL,id_fifo_d12,id_fifo,rtl/id_fifo.sv,-GDepth=12 -GWidth=4))
+#   CLASS (optional) names the class instead, for a variant that code written against another
+#   model's class (e.g. sim/, which includes "Vqos_engine.h") must compile against unchanged;
+#   each model has its own obj dir, so only a binary's link decides which one it gets.
 #   Step 1: Verilator -> build/vl/NAME/obj (stamp; re-run when a file Verilator read changes,
 #           from its V<NAME>__ver.d, or when the arguments change).
 #   Step 2: its generated V<NAME>.mk builds V<NAME>__ALL.a and vl_runtime.a.
@@ -90,9 +93,9 @@ $(call vardep,$(BUILD)/lint/flags,$(LINT_FLAGS))
 define VERILATED_MODEL
 $(1)_OBJ   := $(BUILD)/vl/$(1)/obj
 $(1)_STAMP := $(BUILD)/vl/$(1)/verilated.stamp
-$(1)_LIB   := $(BUILD)/vl/$(1)/obj/V$(1)__ALL.a
+$(1)_LIB   := $(BUILD)/vl/$(1)/obj/$(or $(5),V$(1))__ALL.a
 $(1)_RT    := $(BUILD)/vl/$(1)/obj/vl_runtime.a
-$(1)_VARGS := --cc --top-module $(2) --prefix V$(1) $(VFLAGS) $(4) $(3)
+$(1)_VARGS := --cc --top-module $(2) --prefix $(or $(5),V$(1)) $(VFLAGS) $(4) $(3)
 $$(call vardep,$(BUILD)/vl/$(1)/vargs,$$($(1)_VARGS))
 VL_MODELS += $(1)
 -include $(BUILD)/vl/$(1)/deps.mk
@@ -101,14 +104,14 @@ $$($(1)_STAMP): $(BUILD)/vl/$(1)/vargs $(3) | deps
 	@echo "VERILATE $(1) ($(2))"
 	$(Q)rm -rf $$($(1)_OBJ)
 	$(Q)$(VERILATOR) -Mdir $$($(1)_OBJ) $$($(1)_VARGS)
-	$(Q)sed -e 's/^[^:]*://' $$($(1)_OBJ)/V$(1)__ver.d | tr ' ' '\n' | grep -v '^$$$$' | sort -u \
+	$(Q)sed -e 's/^[^:]*://' $$($(1)_OBJ)/$(or $(5),V$(1))__ver.d | tr ' ' '\n' | grep -v '^$$$$' | sort -u \
 	  | awk '{ print "$$@: " $$$$0; print $$$$0 ":" }' > $(BUILD)/vl/$(1)/deps.mk
 	$(Q)touch $$@
 
 $$($(1)_LIB) $$($(1)_RT) &: $$($(1)_STAMP)
 	@echo "BUILD    $(1) model"
-	$(Q)$$(MAKE) -s -C $$($(1)_OBJ) -f V$(1).mk -f $(CURDIR)/scripts/vl_runtime.mk \
-	  V$(1)__ALL.a vl_runtime.a $(VL_MAKEOPTS) > $(BUILD)/vl/$(1)/build.log 2>&1 \
+	$(Q)$$(MAKE) -s -C $$($(1)_OBJ) -f $(or $(5),V$(1)).mk -f $(CURDIR)/scripts/vl_runtime.mk \
+	  $(or $(5),V$(1))__ALL.a vl_runtime.a $(VL_MAKEOPTS) > $(BUILD)/vl/$(1)/build.log 2>&1 \
 	  || { cat $(BUILD)/vl/$(1)/build.log; exit 1; }
 endef
 
@@ -203,6 +206,39 @@ $(SIM_OBJS): $($(TOP)_STAMP)
 $(SIM_BIN): $(SIM_OBJS) $(REF_LIB) $($(TOP)_LIB) $($(TOP)_RT) $(BUILD)/ldflags
 	@echo "LINK     $@"
 	$(Q)$(CXX) $(LDFLAGS) -o $@ $(filter %.o %.a,$^) $(LDLIBS) -lz
+
+# ---- directed tests of the engine: tests/engine/ -------------------------------------------
+# build/tests/tb_engine: tests/engine/*.cpp (but *_acc16.cpp) on the sim/ harness objects of
+# ni_sim (all but its main()) and the same verilated qos_engine.
+# build/tests/tb_engine_acc16: tests/engine/*_acc16.cpp on a second engine, verilated with
+# -GAccSets=16 under the same class name Vqos_engine, so the harness compiles against it
+# unchanged: its sources are compiled again, with -DNI_ACC_SETS=16 (read by
+# sim::built_params()), into their own tree build/obj-acc16/.
+ENGINE_TEST_SRCS  := $(filter-out %_acc16.cpp,$(wildcard tests/engine/*.cpp))
+ENGINE_ACC16_SRCS := $(wildcard tests/engine/*_acc16.cpp)
+SIM_LIB_SRCS      := $(filter-out $(SIM_MAIN),$(SIM_SRCS))
+ifneq ($(ENGINE_TEST_SRCS),)
+$(eval $(call CATCH_TB,tb_engine,$(ENGINE_TEST_SRCS),$(TOP),$(call obj_of,$(SIM_LIB_SRCS)) $(REF_LIB)))
+$(tb_engine_OBJS): MODEL_INC += -DVM_TRACE=1 -DVM_TRACE_FST=1
+$(BUILD)/tests/tb_engine: LDLIBS += -lz
+endif
+ifneq ($(ENGINE_ACC16_SRCS),)
+$(eval $(call VERILATED_MODEL,qos_engine_acc16,$(TOP),$(RTL_FILES),\
+  -GAccSets=16 $(if $(TRACE),,--trace-fst),Vqos_engine))
+ACC16_OBJS := $(patsubst %.cpp,$(BUILD)/obj-acc16/%.o,$(SIM_LIB_SRCS) $(ENGINE_ACC16_SRCS))
+CPP_OBJS   += $(ACC16_OBJS)
+$(BUILD)/obj-acc16/%.o: %.cpp $(BUILD)/cxxflags $(qos_engine_acc16_STAMP) | deps
+	@echo "CXX      $< (AccSets=16)"
+	@mkdir -p $(@D)
+	$(Q)$(CXX) $(CXXFLAGS) $(CPPFLAGS) -isystem $(qos_engine_acc16_OBJ) -DVM_TRACE=1 \
+	  -DVM_TRACE_FST=1 -DNI_ACC_SETS=16 -MMD -MP -c -o $@ $<
+$(BUILD)/tests/tb_engine_acc16: $(ACC16_OBJS) $(CATCH_MAIN) $(REF_LIB) $(qos_engine_acc16_LIB) \
+    $(qos_engine_acc16_RT) $(BUILD)/ldflags
+	@echo "LINK     $@"
+	@mkdir -p $(@D)
+	$(Q)$(CXX) $(LDFLAGS) -o $@ $(filter %.o %.a,$^) $(LDLIBS) -lz
+TEST_BINS  += $(BUILD)/tests/tb_engine_acc16
+endif
 endif
 endif
 
@@ -299,9 +335,15 @@ mutants: $(REF_LIB) | deps
 bench: | deps
 	@echo "bench: not implemented yet: the benchmarks land with their own issue" >&2; exit 1
 
-## wave: run a scenario with FST tracing and open GTKWave (not there yet)
+## wave: open the last failure's waveform in GTKWave with sim/qos_engine.gtkw (FST=build/fail.fst;
+##       a failure's reproduce command writes build/fail.fst with --trace-window)
+FST ?= $(BUILD)/fail.fst
 wave: | deps
-	@echo "wave: not implemented yet: will run build/ni_sim --trace on a scenario and open GTKWave" >&2; exit 1
+	@test -f $(FST) || { echo "wave: $(FST) not found: run the reproduce command that a failing run prints" \
+	  "(it ends in --trace-window N --trace $(FST))" >&2; exit 1; }
+	@if [ -z "$${DISPLAY:-}$${WAYLAND_DISPLAY:-}" ]; then \
+	  echo "wave: no display; on a desktop run: gtkwave $(FST) sim/qos_engine.gtkw" >&2; exit 1; fi
+	gtkwave $(FST) sim/qos_engine.gtkw
 
 ## clean: remove build/ (the venv .venv stays; `make distclean` removes it too)
 clean:

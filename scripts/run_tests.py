@@ -99,6 +99,7 @@ COMMANDS: list[Command] = [
     Command("sim record/replay identity", [PY, "tests/sim/test_replay.py"], skip_if=_missing(NI_SIM)),
     Command("sim input errors", [PY, "tests/sim/test_input_errors.py"], skip_if=_missing(NI_SIM)),
     Command("sim capture import", [PY, "tests/sim/test_capture.py"], skip_if=_missing(NI_SIM)),
+    Command("sim waveforms", [PY, "tests/sim/test_trace.py"], skip_if=_missing(NI_SIM)),
     *_vectors(),
 ]
 

@@ -68,13 +68,12 @@ void SimCtrl::reset(unsigned cycles) {
   dut_.clk_i = 0;
   for (Component* c : components_) c->on_reset();
   dut_.eval();
+  // The reset cycles are not dumped: waveforms start at cycle 0 (see step()).
   for (unsigned i = 0; i < cycles; ++i) {
     dut_.clk_i = 0;
     dut_.eval();
-    dump(time_++);
     dut_.clk_i = 1;
     dut_.eval();
-    dump(time_++);
   }
   dut_.clk_i = 0;
   dut_.rst_ni = 1;
@@ -87,12 +86,14 @@ void SimCtrl::step() {
   dut_.clk_i = 0;
   dut_.eval();
   for (Component* c : components_) c->sample(cycle_);
-  ctx_.timeInc(1);
-  dump(time_++);
+  // Waveform time: cycle c spans 10c .. 10c+9, its rising edge at 10c+5, so a time of
+  // t in GTKWave is cycle t/10 of the log.
+  ctx_.timeInc(5);
+  dump(10 * cycle_);
   dut_.clk_i = 1;
   dut_.eval();
-  ctx_.timeInc(1);
-  dump(time_++);
+  ctx_.timeInc(5);
+  dump(10 * cycle_ + 5);
   for (Component* c : components_) c->post_edge(cycle_);
   ++cycle_;
 }

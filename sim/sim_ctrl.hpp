@@ -58,7 +58,6 @@ class SimCtrl {
   std::unique_ptr<VerilatedFstC, TraceDeleter> trace_;
   uint64_t trace_from_ = 0;
   uint64_t cycle_ = 0;
-  uint64_t time_ = 0;
 };
 
 }  // namespace sim
