@@ -344,7 +344,11 @@ Scenario parse_scenario(const json& j, const std::string& where, const Responder
       if (ev.cycles == 0) v.error("cycles", "must be at least 1");
     } else if (op == "responder") {
       ev.op = ScenarioEvent::Op::Responder;
-      v.allow({"mode", "latency", "reorder_window", "nack_pct", "dup_pct", "stale_pct", "unknown_pct", "idle_pct"});
+      // Accepted spellings: the ICD names the knobs only informally ("latency range, reorder
+      // window, NACK percent").
+      v.allow({"mode", "latency", "latency_min", "latency_max", "min_latency", "max_latency",
+               "reorder_window", "reorder", "nack_pct", "nack_percent", "nack", "dup_pct",
+               "stale_pct", "unknown_pct", "idle_pct"});
       ev.have_resp_opts = true;
       if (v.has("mode")) {
         const std::string m = v.str("mode");
@@ -353,18 +357,32 @@ Scenario parse_scenario(const json& j, const std::string& where, const Responder
       }
       if (v.has("latency")) {
         const json& l = v.at("latency");
-        if (!l.is_array() || l.size() != 2 || !l[0].is_number_unsigned() || !l[1].is_number_unsigned() ||
-            l[0].get<uint64_t>() > l[1].get<uint64_t>()) {
-          v.error("latency", "must be [min, max] with 0 <= min <= max, got " + l.dump());
+        if (l.is_number_unsigned()) {
+          resp.lat_min = resp.lat_max = l.get<unsigned>();
+        } else if (!l.is_array() || l.size() != 2 || !l[0].is_number_unsigned() || !l[1].is_number_unsigned() ||
+                   l[0].get<uint64_t>() > l[1].get<uint64_t>()) {
+          v.error("latency", "must be [min, max] with 0 <= min <= max (or one number), got " + l.dump());
+        } else {
+          resp.lat_min = l[0].get<unsigned>();
+          resp.lat_max = l[1].get<unsigned>();
         }
-        resp.lat_min = l[0].get<unsigned>();
-        resp.lat_max = l[1].get<unsigned>();
       }
-      if (v.has("reorder_window")) {
-        resp.reorder_window = unsigned(v.num("reorder_window", 4096));
-        if (resp.reorder_window == 0) v.error("reorder_window", "must be at least 1");
+      for (const char* k : {"latency_min", "min_latency"}) {
+        if (v.has(k)) resp.lat_min = unsigned(v.num(k, 1000000));
       }
-      if (v.has("nack_pct")) resp.nack_pct = v.pct("nack_pct");
+      for (const char* k : {"latency_max", "max_latency"}) {
+        if (v.has(k)) resp.lat_max = unsigned(v.num(k, 1000000));
+      }
+      if (resp.lat_min > resp.lat_max) v.error("latency", "minimum above maximum");
+      for (const char* k : {"reorder_window", "reorder"}) {
+        if (v.has(k)) {
+          resp.reorder_window = unsigned(v.num(k, 4096));
+          if (resp.reorder_window == 0) v.error(k, "must be at least 1");
+        }
+      }
+      for (const char* k : {"nack_pct", "nack_percent", "nack"}) {
+        if (v.has(k)) resp.nack_pct = v.pct(k);
+      }
       if (v.has("dup_pct")) resp.dup_pct = v.pct("dup_pct");
       if (v.has("stale_pct")) resp.stale_pct = v.pct("stale_pct");
       if (v.has("unknown_pct")) resp.unknown_pct = v.pct("unknown_pct");
