@@ -1,5 +1,6 @@
 #include "sim_ctrl.hpp"
 
+#include <chrono>
 #include <csignal>
 #include <stdexcept>
 
@@ -37,6 +38,9 @@ void SimCtrl::open_trace(const std::string& path, uint64_t from) {
   ctx_.traceEverOn(true);
   trace_.reset(new VerilatedFstC);
   dut_.trace(trace_.get(), 99);
+  // One cycle = 10 ns of waveform time (see step()).
+  trace_->set_time_unit("1ns");
+  trace_->set_time_resolution("1ns");
   trace_->open(path.c_str());
   trace_from_ = from;
 #else
@@ -82,6 +86,10 @@ void SimCtrl::reset(unsigned cycles) {
 }
 
 void SimCtrl::step() {
+  if (profiling_) {
+    step_profiled();
+    return;
+  }
   for (Component* c : components_) c->drive(cycle_);
   dut_.clk_i = 0;
   dut_.eval();
@@ -95,6 +103,38 @@ void SimCtrl::step() {
   ctx_.timeInc(5);
   dump(10 * cycle_ + 5);
   for (Component* c : components_) c->post_edge(cycle_);
+  ++cycle_;
+}
+
+// step() with a clock read between its phases; does exactly what step() does.
+void SimCtrl::step_profiled() {
+  using clk = std::chrono::steady_clock;
+  auto secs = [](clk::time_point a, clk::time_point b) { return std::chrono::duration<double>(b - a).count(); };
+  const clk::time_point t0 = clk::now();
+  for (Component* c : components_) c->drive(cycle_);
+  dut_.clk_i = 0;
+  const clk::time_point t1 = clk::now();
+  dut_.eval();
+  const clk::time_point t2 = clk::now();
+  for (Component* c : components_) c->sample(cycle_);
+  const clk::time_point t3 = clk::now();
+  ctx_.timeInc(5);
+  dump(10 * cycle_);
+  dut_.clk_i = 1;
+  const clk::time_point t4 = clk::now();
+  dut_.eval();
+  const clk::time_point t5 = clk::now();
+  ctx_.timeInc(5);
+  dump(10 * cycle_ + 5);
+  const clk::time_point t6 = clk::now();
+  for (Component* c : components_) c->post_edge(cycle_);
+  const clk::time_point t7 = clk::now();
+  profile_.drive_s += secs(t0, t1);
+  profile_.eval_s += secs(t1, t2) + secs(t4, t5);
+  profile_.sample_s += secs(t2, t3);
+  profile_.dump_s += secs(t3, t4) + secs(t5, t6);
+  profile_.post_edge_s += secs(t6, t7);
+  ++profile_.cycles;
   ++cycle_;
 }
 
