@@ -129,17 +129,18 @@ CATCH_MAIN := $(call obj_of,tests/catch_main.cpp)
 
 # $(call CATCH_TB,BIN,SOURCES,MODELS,LIBS)
 #   A Catch2 binary build/tests/BIN from SOURCES + the shared Catch2 main, linked with the
-#   verilated MODELS (VERILATED_MODEL names, may be empty) and the archives LIBS. Every
-#   binary in build/tests/ is run by scripts/run_tests.py.
+#   verilated MODELS (VERILATED_MODEL names, may be empty) and the archives or objects LIBS
+#   (linked before the models, so they may use them); a target-specific LDLIBS of
+#   build/tests/BIN adds libraries. Every binary in build/tests/ is run by scripts/run_tests.py.
 define CATCH_TB
 $(1)_OBJS := $(call obj_of,$(2))
 $$($(1)_OBJS): MODEL_INC := $(foreach m,$(3),-isystem $(BUILD)/vl/$(m)/obj)
 $$($(1)_OBJS): $(foreach m,$(3),$$($(m)_STAMP))
-$(BUILD)/tests/$(1): $$($(1)_OBJS) $(CATCH_MAIN) $(foreach m,$(3),$$($(m)_LIB)) \
-    $(if $(3),$$($(firstword $(3))_RT)) $(4) $(BUILD)/ldflags
+$(BUILD)/tests/$(1): $$($(1)_OBJS) $(CATCH_MAIN) $(4) $(foreach m,$(3),$$($(m)_LIB)) \
+    $(if $(3),$$($(firstword $(3))_RT)) $(BUILD)/ldflags
 	@echo "LINK     $$@"
 	@mkdir -p $$(@D)
-	$(Q)$(CXX) $(LDFLAGS) -o $$@ $$(filter %.o %.a,$$^) $(LDLIBS)
+	$(Q)$(CXX) $(LDFLAGS) -o $$@ $$(filter %.o %.a,$$^) $$(LDLIBS)
 CPP_OBJS  += $$($(1)_OBJS)
 TEST_BINS += $(BUILD)/tests/$(1)
 endef

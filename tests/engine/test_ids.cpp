@@ -1,0 +1,144 @@
+// Transaction and flow IDs (thesis 3.8, ICD 5): the worked example of the thesis, 1xFID TIDs
+// cycling through their flow's four TIDs, the TID FIFO's order and the return of TIDs to its
+// tail, FIDs back to their FIFO's tail when a transfer ends, and the rule that a
+// congestion-managed TID is never reused while its previous block is unacknowledged.
+#include "fixture.hpp"
+
+namespace engine_test {
+namespace {
+
+constexpr uint64_t kNode = 0x0308ull << 48;
+
+std::vector<unsigned> tids_of(const std::vector<Block>& bs) {
+  std::vector<unsigned> v;
+  for (const Block& b : bs) v.push_back(b.tid);
+  return v;
+}
+
+}  // namespace
+
+TEST_CASE("ids: thesis 3.8 example, 16-block 4xFID transfer after reset; 1xFID TIDs cycle",
+          "[engine][ids]") {
+  Env env;  // immediate ACKs
+  // 16 blocks of 64 KiB from an aligned dst.
+  const ni::Descriptor m = mem_desc(0, 0, ni::Kind::FourFid, 0x100000, kNode | 0x1000000, 16 * 65536);
+  REQUIRE(env.write_desc(m) == sim::kRespOkay);
+  env.wait_status(0, 0, kDone);
+  const std::vector<Block> b = env.col.blocks_of(m.xfer());
+  REQUIRE(b.size() == 16);
+  const std::vector<unsigned> thesis = {768, 772, 776, 780, 769, 773, 777, 781,
+                                        770, 774, 778, 782, 771, 775, 779, 783};
+  CHECK(tids_of(b) == thesis);
+  for (unsigned k = 0; k < 16; ++k) {
+    INFO("block " << k);
+    CHECK(b[k].fid == 192 + k % 4);
+    CHECK(b[k].seq == k);
+    CHECK(b[k].block_idx == k);
+    CHECK(b[k].dst == (kNode | (0x1000000 + 0x10000ull * k)));
+    CHECK(b[k].src == 0x100000 + 0x10000ull * k);
+  }
+
+  // A 10-block unipath transfer: FID 128, TIDs 512,513,514,515,512,...
+  const ni::Descriptor u = mem_desc(0, 1, ni::Kind::OneFid, 0x0, kNode | 0x2000000, 10 * 65536);
+  REQUIRE(env.write_desc(u) == sim::kRespOkay);
+  env.wait_status(0, 1, kDone);
+  const std::vector<Block> ub = env.col.blocks_of(u.xfer());
+  CHECK(tids_of(ub) == std::vector<unsigned>{512, 513, 514, 515, 512, 513, 514, 515, 512, 513});
+  for (const Block& x : ub) CHECK(x.fid == 128);
+  CHECK(ub.front().seq == 16);
+  CHECK(ub.back().seq == 25);
+
+  // The FIDs went back to their FIFO tails: the next transfers get 4xFID base 196 and FID 129.
+  const ni::Descriptor m2 = mem_desc(0, 2, ni::Kind::FourFid, 0x0, kNode | 0x3000000, 5 * 65536);
+  const ni::Descriptor u2 = mem_desc(0, 3, ni::Kind::OneFid, 0x0, kNode | 0x4000000, 2 * 65536);
+  REQUIRE(env.write_desc(m2) == sim::kRespOkay);
+  env.wait_status(0, 2, kDone);
+  REQUIRE(env.write_desc(u2) == sim::kRespOkay);
+  env.wait_status(0, 3, kDone);
+  CHECK(tids_of(env.col.blocks_of(m2.xfer())) == std::vector<unsigned>{784, 788, 792, 796, 785});
+  CHECK(tids_of(env.col.blocks_of(u2.xfer())) == std::vector<unsigned>{516, 517});
+  env.finish();
+}
+
+TEST_CASE("ids: TID-only blocks take TIDs in FIFO order; returned TIDs go to the tail", "[engine][ids]") {
+  Env env(/*auto_ack=*/false);
+  // Three 1-block TID-only transfers: TIDs 0, 1, 2.
+  std::vector<ni::Descriptor> abc;
+  for (unsigned i = 0; i < 3; ++i) {
+    abc.push_back(mem_desc(1, i, ni::Kind::Tid, 0x1000 * i, kNode | (0x10000 * i), 10 + i));
+    REQUIRE(env.write_desc(abc.back()) == sim::kRespOkay);
+  }
+  env.wait_outputs(3);
+  REQUIRE(tids_of(env.col.blocks) == std::vector<unsigned>{0, 1, 2});
+  // Answered in the order C, A, B: the FIFO is then 3..511, 2, 0, 1.
+  env.ack(env.col.blocks[2]);
+  env.ack(env.col.blocks[0]);
+  env.ack(env.col.blocks[1]);
+  env.mark_answered();
+  for (unsigned i = 0; i < 3; ++i) env.wait_status(1, i, kDone);
+  // A 515-block TID-only transfer with immediate ACKs: TIDs 3..511 (509 blocks), then 2, 0, 1,
+  // then 3, 4, 5 (returned by this transfer's own first ACKs, behind 2, 0, 1).
+  env.auto_mode();
+  const ni::Descriptor big = mem_desc(1, 10, ni::Kind::Tid, 0x0, kNode | 0x100000000ull, 515 * 65536u);
+  REQUIRE(env.write_desc(big) == sim::kRespOkay);
+  env.wait_status(1, 10, kDone, 20000);
+  const std::vector<Block> b = env.col.blocks_of(big.xfer());
+  REQUIRE(b.size() == 515);
+  std::vector<unsigned> want;
+  for (unsigned t = 3; t <= 511; ++t) want.push_back(t);
+  for (unsigned t : {2u, 0u, 1u, 3u, 4u, 5u}) want.push_back(t);
+  CHECK(tids_of(b) == want);
+  for (unsigned k = 0; k < 515; ++k) {
+    if (b[k].seq != 3 + k) FAIL_CHECK("block " << k << ": seq " << b[k].seq << ", expected " << 3 + k);
+  }
+  env.finish();
+}
+
+TEST_CASE("ids: a congestion-managed TID still in flight is not reused; the transfer waits without blocking others",
+          "[engine][ids]") {
+  Env env(/*auto_ack=*/false);
+  // Unipath, 6 blocks: FID 128, TIDs 512,513,514,515,512,513. MaxOutstanding = 2.
+  const ni::Descriptor u = mem_desc(2, 0, ni::Kind::OneFid, 0x0, kNode, 6 * 65536, 4);
+  REQUIRE(env.write_desc(u) == sim::kRespOkay);
+  env.wait_outputs(2);
+  auto blk = [&](unsigned k) { return env.col.blocks_of(u.xfer()).at(k); };
+  REQUIRE(blk(0).tid == 512);
+  REQUIRE(blk(1).tid == 513);
+  env.run(30);
+  REQUIRE(env.col.blocks.size() == 2);  // two in flight: waits for an ACK
+  // ACK blocks 1, 2, 3 as they come; block 0 (TID 512) stays unacknowledged.
+  env.ack(blk(1));
+  env.wait_outputs(3);
+  CHECK(blk(2).tid == 514);
+  env.ack(blk(2));
+  env.wait_outputs(4);
+  CHECK(blk(3).tid == 515);
+  env.ack(blk(3));
+  // Block 4 needs TID 512 again, whose block 0 is unacknowledged: nothing is issued...
+  env.run(50);
+  CHECK(env.col.blocks_of(u.xfer()).size() == 4);
+  // ...while another unipath transfer of the same priority goes ahead: FID 129, TIDs 516, 517.
+  const ni::Descriptor v = mem_desc(2, 1, ni::Kind::OneFid, 0x0, kNode | 0x100000, 2 * 65536, 4);
+  REQUIRE(env.write_desc(v) == sim::kRespOkay);
+  env.run_until([&] { return env.col.blocks_of(v.xfer()).size() == 2; }, 200, "the other transfer's blocks");
+  CHECK(tids_of(env.col.blocks_of(v.xfer())) == std::vector<unsigned>{516, 517});
+  CHECK(env.col.blocks_of(v.xfer())[0].seq == 4);  // u's blocks 0..3 took seqs 0..3
+  CHECK(env.col.blocks_of(v.xfer())[1].seq == 5);
+  CHECK(env.col.blocks_of(u.xfer()).size() == 4);
+  // The ACK of block 0 releases TID 512: block 4 goes with it, then block 5 with 513.
+  env.ack(blk(0));
+  env.run_until([&] { return env.col.blocks_of(u.xfer()).size() == 6; }, 200, "blocks 4 and 5");
+  CHECK(blk(4).tid == 512);
+  CHECK(blk(5).tid == 513);
+  CHECK(blk(4).seq == 6);
+  CHECK(blk(5).seq == 7);
+  env.mark_answered();
+  env.ack(blk(4));
+  env.ack(blk(5));
+  for (const Block& x : env.col.blocks_of(v.xfer())) env.ack(x);
+  env.wait_status(2, 0, kDone);
+  env.wait_status(2, 1, kDone);
+  env.finish();
+}
+
+}  // namespace engine_test
