@@ -176,6 +176,13 @@ TEST_CASE("reject: descriptor rules R1..R10", "[engine][reject]") {
     env.ack_until_finished(2, 41);
     expect_works(env, 2, 31);
     CHECK(env.status(2, 30) == kDone);
+    // The long flag follows the live descriptor: a short one at (2,30) replaces it, and
+    // (2,31) takes a descriptor while (2,30) is BUSY.
+    REQUIRE(env.write_desc(tid_desc(2, 30)) == sim::kRespOkay);
+    env.wait_outputs(env.col.outputs() + 1);
+    REQUIRE(env.tb.monitor().status(l30.wch()) == kBusy);
+    expect_works(env, 2, 31);
+    env.ack_until_finished(2, 30);
   }
   SECTION("R4: size 0") {
     Env env;

@@ -119,4 +119,34 @@ TEST_CASE("segmentation: block_idx is the block number mod 4096 (4097-block tran
   env.finish();
 }
 
+TEST_CASE("segmentation: the largest transfer, size 2^32-1 from dst % 64K = 0xFFFF: 65537 blocks",
+          "[engine][segmentation]") {
+  // total = ceil((0xFFFF + 0xFFFFFFFF) / 65536) = 0x10001: needs 17 bits of the 18-bit count
+  // (and 33-bit arithmetic); first block 1 byte, 65535 full ones, last 65534 bytes.
+  Env env;
+  const uint64_t dst = kNode | 0x00010000FFFFull;
+  const ni::Descriptor d = mem_desc(6, 0, ni::Kind::OneFid, 0x0, dst, 0xFFFFFFFFu);
+  REQUIRE(env.write_desc(d) == sim::kRespOkay);
+  env.wait_status(6, 0, kDone, 400000);
+  const std::vector<Block>& b = env.col.blocks;
+  REQUIRE(b.size() == 65537);
+  CHECK(b[0].len == 1);
+  CHECK(b[1].len == 65536);
+  CHECK(b[1].src == 1);
+  CHECK(b[1].dst == (kNode | 0x000100010000ull));
+  CHECK(b[65535].len == 65536);
+  CHECK(b[65536].len == 65534);
+  CHECK(b[65536].src == 1 + 65535ull * 65536);
+  CHECK(b[65536].dst == (kNode | 0x000200000000ull));  // (0x10000 + 65536) << 16
+  CHECK(b[65536].block_idx == 0);  // 65536 mod 4096
+  CHECK(b[65536].tid == 512);      // FID 128, 65536 mod 4 = 0
+  CHECK(b[65536].seq == 65536 % 16384);
+  CHECK_FALSE(b[65536].has_next);
+  CHECK(b[65535].has_next);
+  uint64_t bytes = 0;
+  for (const Block& x : b) bytes += x.len;
+  CHECK(bytes == 0xFFFFFFFFull);
+  env.finish();
+}
+
 }  // namespace engine_test
