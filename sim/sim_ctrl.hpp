@@ -42,12 +42,29 @@ class SimCtrl {
   uint64_t cycle() const { return cycle_; }
   Vqos_engine& dut() { return dut_; }
 
+  // Optional wall-clock profile of step() (off by default; when on, each cycle reads the
+  // steady clock eight times, a few per cent of a cycle's cost): time in the verilated model's
+  // eval() calls, in the components' drive() / sample() / post_edge() (the monitor's include
+  // its listeners: scoreboard and golden model, log writer, ...) and in waveform dumping.
+  // Whatever is not in step() (the caller's run loop) is the caller's to measure.
+  struct Profile {
+    uint64_t cycles = 0;
+    double eval_s = 0;       // dut.eval(), both clock phases
+    double drive_s = 0;      // Component::drive
+    double sample_s = 0;     // Component::sample (monitor -> scoreboard -> golden model)
+    double post_edge_s = 0;  // Component::post_edge (status decoding, end of the model's cycle)
+    double dump_s = 0;       // FST dumping
+  };
+  void set_profiling(bool on) { profiling_ = on; }
+  const Profile& profile() const { return profile_; }
+
   // Ctrl-C: the first SIGINT asks the run loop to stop at the end of the cycle.
   static void install_sigint_handler();
   static bool interrupted();
 
  private:
   void dump(uint64_t t);
+  void step_profiled();
 
   VerilatedContext& ctx_;
   Vqos_engine& dut_;
@@ -58,6 +75,8 @@ class SimCtrl {
   std::unique_ptr<VerilatedFstC, TraceDeleter> trace_;
   uint64_t trace_from_ = 0;
   uint64_t cycle_ = 0;
+  bool profiling_ = false;
+  Profile profile_;
 };
 
 }  // namespace sim
