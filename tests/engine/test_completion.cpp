@@ -234,6 +234,17 @@ TEST_CASE("completion: NACK -> ERROR once the other blocks resolve; every ID com
   env.run(20);
   CHECK(env.col.packets_of(m.xfer()).empty());
 
+  // Notifying, 2 blocks: the last block's ACK first -> control packet; then a NACK of block
+  // 0 -> ERROR all the same (the packet has gone: design.md 6 only suppresses it when the
+  // error is known first).
+  const ni::Descriptor n2 = notify_desc(4, 8, ni::Kind::Tid, 0x0, kNode | 0x8000, 0x10000, kNaddr, kNtag);
+  REQUIRE(env.write_desc(n2) == sim::kRespOkay);
+  env.run_until([&] { return env.col.blocks_of(n2.xfer()).size() == 2; }, 100, "blocks");
+  env.ack(env.col.blocks_of(n2.xfer())[1]);
+  env.run_until([&] { return env.col.packets_of(n2.xfer()).size() == 1; }, 100, "control packet");
+  env.ack(env.col.blocks_of(n2.xfer())[0], true);
+  env.wait_status(4, 8, kError);
+
   // Inline: NACK -> ERROR at once.
   const ni::Descriptor i = inline_desc(4, 6, 8, false, kNode);
   REQUIRE(env.write_desc(i) == sim::kRespOkay);
@@ -243,12 +254,12 @@ TEST_CASE("completion: NACK -> ERROR once the other blocks resolve; every ID com
   env.mark_answered();
 
   Stats s = env.stats();
-  CHECK(s[kNacks] == 4);
-  CHECK(s[kAcks] == 3);
-  CHECK(s[kXfersError] == 4);
+  CHECK(s[kNacks] == 5);
+  CHECK(s[kAcks] == 4);
+  CHECK(s[kXfersError] == 5);
   CHECK(s[kXfersDone] == 0);
-  CHECK(s[kCtrlPackets] == 0);
-  CHECK(s[kBlocksIssued] == 6);
+  CHECK(s[kCtrlPackets] == 1);
+  CHECK(s[kBlocksIssued] == 8);
 
   // Every FID is reused: 64 unipath and 16 multipath transfers at once (immediate ACKs) take
   // the FIFO heads in the order they went live: 1xFID 129..191 then 128, 4xFID bases 196..252
@@ -274,18 +285,21 @@ TEST_CASE("completion: NACK -> ERROR once the other blocks resolve; every ID com
     REQUIRE(env.col.blocks_of(ds[64 + ch].xfer()).size() == 1);
     CHECK(env.col.blocks_of(ds[64 + ch].xfer())[0].fid == g);
   }
-  // Every TID-only TID is reused: t took 0 and 1 (returned by the NACK and the ACK), the
-  // inline packet 2 (returned by its NACK), so the TID FIFO holds 3..511, 0, 1, 2.
+  // Every TID-only TID is reused: t took 0 and 1 (returned by the NACK and the ACK), n2 took
+  // 2 and 3 (returned by the ACK of block 1, then the NACK of block 0), the inline packet 4
+  // (returned by its NACK), so the TID FIFO holds 5..511, 0, 1, 3, 2, 4.
   const ni::Descriptor big = mem_desc(7, 0, ni::Kind::Tid, 0x0, kNode, 512 * 65536u);
   REQUIRE(env.write_desc(big) == sim::kRespOkay);
   env.wait_status(7, 0, kDone, 20000);
   const std::vector<Block> bb = env.col.blocks_of(big.xfer());
   REQUIRE(bb.size() == 512);
-  CHECK(bb[0].tid == 3);
-  CHECK(bb[508].tid == 511);
-  CHECK(bb[509].tid == 0);
-  CHECK(bb[510].tid == 1);
-  CHECK(bb[511].tid == 2);
+  CHECK(bb[0].tid == 5);
+  CHECK(bb[506].tid == 511);
+  CHECK(bb[507].tid == 0);
+  CHECK(bb[508].tid == 1);
+  CHECK(bb[509].tid == 3);
+  CHECK(bb[510].tid == 2);
+  CHECK(bb[511].tid == 4);
   env.finish();
 }
 

@@ -335,4 +335,30 @@ TEST_CASE("forms: all 24 word orders of a line, with 64-bit and 128-bit beats", 
   env.finish();
 }
 
+TEST_CASE("forms: the last page and write channels (xfer 1982/1983, write channels 1022/1023)", "[engine][forms]") {
+  Env env(/*auto_ack=*/false);
+  const ni::Descriptor l = notify_desc(15, 62, ni::Kind::FourFid, 0xF00, kNode | 0xF0000, 65537, 0xAB, 0xCD, 15);
+  REQUIRE(env.write_desc(l) == sim::kRespOkay);
+  env.wait_outputs(2);
+  const ni::Descriptor s63 = inline_desc(15, 63, 16, false, kNode | 0xF);
+  REQUIRE(env.write_desc(s63) == sim::kRespSlverr);  // R3: (15,62) holds a live long descriptor
+  const std::vector<Block> b = env.col.blocks_of(1982);
+  REQUIRE(b.size() == 2);
+  CHECK(b[0].xfer == 15 * 128 + 62);
+  CHECK(b[0].pd == 15);
+  CHECK(env.status32(15, 1) == (uint64_t{kBusy} << 60));  // channel 62 = bit pair 30 of half 1
+  env.ack_until_finished(15, 62);
+  REQUIRE(env.col.packets_of(1982).size() == 1);
+  check_ctrl_packet(env.col.packets_of(1982)[0], l, b[1].tid, b[1].seq, 2);
+  REQUIRE(env.write_desc(s63) == sim::kRespOkay);
+  env.wait_outputs(4);
+  env.ack_until_finished(15, 63);
+  REQUIRE(env.col.packets_of(1983).size() == 1);
+  CHECK(env.col.packets_of(1983)[0].pd == 15);
+  CHECK(env.col.packets_of(1983)[0].xfer == 1983);
+  CHECK(env.status32(15, 1) == ((uint64_t{kDone} << 62) | (uint64_t{kDone} << 60)));
+  CHECK(env.status32(15, 1) == 0);
+  env.finish();
+}
+
 }  // namespace engine_test

@@ -141,4 +141,34 @@ TEST_CASE("ids: a congestion-managed TID still in flight is not reused; the tran
   env.finish();
 }
 
+TEST_CASE("ids: a 4xFID transfer's block 16 waits for block 0's ACK (same TID)", "[engine][ids]") {
+  Env env(/*auto_ack=*/false);
+  // 18 blocks, base 192: block k's TID is ((192 + k%4) << 2) + (k/4)%4, so block 16 reuses
+  // block 0's TID 768. Block 0 stays unacknowledged; every other block is ACKed as it comes.
+  const ni::Descriptor m = mem_desc(3, 0, ni::Kind::FourFid, 0x0, kNode, 18 * 65536, 6);
+  REQUIRE(env.write_desc(m) == sim::kRespOkay);
+  auto blocks = [&] { return env.col.blocks_of(m.xfer()); };
+  env.run_until([&] { return blocks().size() == 2; }, 100, "blocks 0 and 1");
+  for (unsigned k = 1; k <= 14; ++k) {
+    env.ack(blocks().at(k));  // frees a slot: block k+1 goes
+    env.run_until([&] { return blocks().size() == k + 2; }, 100, "next block");
+  }
+  REQUIRE(blocks().size() == 16);
+  CHECK(blocks()[15].tid == 783);
+  env.ack(blocks()[15]);  // a slot is free, but block 16 needs TID 768: it waits
+  env.run(50);
+  CHECK(blocks().size() == 16);
+  env.ack(blocks()[0]);  // TID 768 free: blocks 16 (768) and 17 (772) go
+  env.run_until([&] { return blocks().size() == 18; }, 100, "blocks 16 and 17");
+  CHECK(blocks()[16].tid == 768);
+  CHECK(blocks()[16].fid == 192);
+  CHECK(blocks()[17].tid == 772);
+  CHECK(blocks()[16].seq == 16);
+  env.ack(blocks()[16]);
+  env.ack(blocks()[17]);
+  env.wait_status(3, 0, kDone);
+  env.mark_answered();
+  env.finish();
+}
+
 }  // namespace engine_test

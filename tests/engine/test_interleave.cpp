@@ -135,7 +135,8 @@ TEST_CASE("interleave (AccSets=1): the pending long descriptor of the accumulato
   // design.md 3: a set holds one pending long descriptor (line 0 accepted, waiting for line
   // 1). Other complete lines in between leave it alone, a short descriptor written over its
   // line 0 cancels it, a newer line 0 abandons it; a line 1 without its pending line 0 is
-  // judged as a first line (w7 = last only: size 0, rejected).
+  // judged as a first line (w7 = last only: size 0, rejected); a complete line at c+1 while
+  // line 0 at c is pending is judged as its line 1.
   REQUIRE(sim::built_params().acc_sets == 1);
   Env env;
   auto line = [](const ni::Descriptor& d, unsigned l) {
@@ -170,8 +171,17 @@ TEST_CASE("interleave (AccSets=1): the pending long descriptor of the accumulato
   CHECK(env.tb.monitor().status(wch_of(0, 24)) == kIdle);
   CHECK(env.col.packets_of(l24.xfer()).empty());
   REQUIRE(env.col.packets_of(l26.xfer()).size() == 1);
-  CHECK(env.stat(kWritesRejected) == 2);
-  CHECK(env.stat(kDescAccepted) == 4);
+  // While line 0 at 28 is pending, a short descriptor at 29 is judged as its line 1
+  // (design.md 3): its control word in the w7 position has bits besides `last` -> SLVERR.
+  const ni::Descriptor l28 = inline_desc(0, 28, 21, true, kNode | 28);
+  const ni::Descriptor s29 = mem_desc(0, 29, ni::Kind::Tid, 0x29, kNode | 0x290000, 29);
+  CHECK(env.write_all({line(l28, 0), desc_writes(s29).front(), line(l28, 1)}) ==
+        std::vector<uint8_t>{0, sim::kRespSlverr, 0});
+  env.wait_status(0, 28, kDone);
+  CHECK(env.col.blocks_of(s29.xfer()).empty());
+  CHECK(env.tb.monitor().status(wch_of(0, 29)) == kIdle);
+  CHECK(env.stat(kWritesRejected) == 3);
+  CHECK(env.stat(kDescAccepted) == 5);
   env.finish();
 }
 
