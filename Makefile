@@ -243,6 +243,46 @@ endif
 endif
 endif
 
+# ---- benchmarks (make bench): build/bench/ni_bench, build/bench/ni_sim_threads2 ------------
+# ni_bench: bench/*.cpp on the sim/ harness objects of ni_sim (all but its main()) and the same
+# verilated qos_engine; built by `make all` too, so that it keeps compiling.
+# ni_sim_threads2: ni_sim on a second engine model verilated with --threads 2 (its own obj dir
+# build/vl/qos_engine_threads2, same class name; the sim/ sources compiled again against it
+# into build/bench/obj-threads2/), for the bench's multi-threaded model speed figure. Only
+# `make bench` builds it.
+BENCH_SRCS    := $(wildcard bench/*.cpp)
+BENCH_BIN     :=
+THREADS2_BIN  :=
+ifneq ($(and $(HAVE_TOP),$(SIM_MAIN),$(BENCH_SRCS)),)
+BENCH_BIN  := $(BUILD)/bench/ni_bench
+BENCH_OBJS := $(call obj_of,$(BENCH_SRCS))
+CPP_OBJS   += $(BENCH_OBJS)
+$(BENCH_OBJS): MODEL_INC := -isystem $($(TOP)_OBJ) -DVM_TRACE=1 -DVM_TRACE_FST=1
+$(BENCH_OBJS): $($(TOP)_STAMP)
+$(BENCH_BIN): $(BENCH_OBJS) $(call obj_of,$(SIM_LIB_SRCS)) $(REF_LIB) $($(TOP)_LIB) $($(TOP)_RT) \
+    $(BUILD)/ldflags
+	@echo "LINK     $@"
+	@mkdir -p $(@D)
+	$(Q)$(CXX) $(LDFLAGS) -o $@ $(filter %.o %.a,$^) $(LDLIBS) -lz
+all: $(BENCH_BIN)
+
+$(eval $(call VERILATED_MODEL,qos_engine_threads2,$(TOP),$(RTL_FILES),\
+  --threads 2 $(if $(TRACE),,--trace-fst),Vqos_engine))
+THREADS2_BIN  := $(BUILD)/bench/ni_sim_threads2
+THREADS2_OBJS := $(patsubst %.cpp,$(BUILD)/bench/obj-threads2/%.o,$(SIM_SRCS))
+CPP_OBJS      += $(THREADS2_OBJS)
+$(BUILD)/bench/obj-threads2/%.o: %.cpp $(BUILD)/cxxflags $(qos_engine_threads2_STAMP) | deps
+	@echo "CXX      $< (--threads 2)"
+	@mkdir -p $(@D)
+	$(Q)$(CXX) $(CXXFLAGS) $(CPPFLAGS) -isystem $(qos_engine_threads2_OBJ) -DVM_TRACE=1 \
+	  -DVM_TRACE_FST=1 -MMD -MP -c -o $@ $<
+$(THREADS2_BIN): $(THREADS2_OBJS) $(REF_LIB) $(qos_engine_threads2_LIB) $(qos_engine_threads2_RT) \
+    $(BUILD)/ldflags
+	@echo "LINK     $@"
+	@mkdir -p $(@D)
+	$(Q)$(CXX) $(LDFLAGS) -o $@ $(filter %.o %.a,$^) $(LDLIBS) -lz
+endif
+
 -include $(CPP_OBJS:.o=.d)
 
 # ------------------------------------------------------------------------------------------
@@ -332,9 +372,10 @@ regress-seeds: $(SIM_BIN) | deps
 mutants: $(REF_LIB) | deps
 	$(Q)$(PYTHON) scripts/mutants.py $(if $(K),-k $(K))
 
-## bench: performance benchmarks (not there yet)
-bench: | deps
-	@echo "bench: not implemented yet: the benchmarks land with their own issue" >&2; exit 1
+## bench: benchmarks -> bench/results.json, bench/latency.png, bench/throughput.png: cycle
+##        figures, the thesis's figures 4.4-4.6, simulator speed (scripts/bench.py; BENCH_ARGS)
+bench: $(BENCH_BIN) $(SIM_BIN) $(THREADS2_BIN) | deps
+	$(Q)$(PYTHON) scripts/bench.py $(BENCH_ARGS)
 
 ## wave: open the last failure's waveform in GTKWave with sim/qos_engine.gtkw (FST=build/fail.fst;
 ##       a failure's reproduce command writes build/fail.fst with --trace-window)

@@ -1,0 +1,75 @@
+#include "bench/send_unit.hpp"
+
+#include <algorithm>
+
+#include "Vqos_engine.h"
+
+namespace bench {
+
+void SendUnit::on_block(const sim::BlockEvent& e) {
+  const unsigned seq = unsigned((e.desc[2] >> 16) & 0x3FFF);                          // [157:144]
+  const uint32_t len = uint32_t((e.desc[2] >> 60) | ((e.desc[3] & 0xFFF) << 4)) + 1;  // [203:188]
+  blks_.push_back(Blk{e.tid, seq, len});
+}
+
+void SendUnit::on_packet(const sim::PacketEvent& e) {
+  const uint64_t h = e.data[0];
+  pkts_.push_back(Pkt{unsigned((h >> 4) & 0x3FF), unsigned((h >> 14) & 0x3FFF), (h & 0xF) == 0});
+}
+
+void SendUnit::on_reset() {
+  blks_.clear();
+  pkts_.clear();
+  cur_ = Cur::None;
+  have_blk_ = false;
+  left_ = 0;
+  set_ready();
+}
+
+void SendUnit::set_ready() {
+  dut_.blk_ready_i = blks_.size() < opt_.blk_queue;
+  dut_.pkt_ready_i = pkts_.size() < opt_.pkt_queue;
+}
+
+void SendUnit::drive(uint64_t cycle) {
+  if (cur_ == Cur::None) {
+    if (!pkts_.empty()) {
+      pkt_ = pkts_.front();
+      pkts_.pop_front();
+      cur_ = Cur::SmallPacket;
+      left_ = 1;
+    } else {
+      if (!have_blk_ && !blks_.empty()) {
+        blk_ = blks_.front();
+        blks_.pop_front();
+        have_blk_ = true;
+        blk_left_ = blk_.len;
+      }
+      if (have_blk_) {
+        const uint32_t p = std::min<uint32_t>(blk_left_, opt_.max_payload);
+        blk_left_ -= p;
+        block_bytes_ += p;
+        ++data_packets_;
+        left_ = opt_.overhead + (p + opt_.word_bytes - 1) / opt_.word_bytes;
+        cur_ = Cur::BlockPacket;
+      }
+    }
+  }
+  if (cur_ != Cur::None) {
+    ++busy_cycles_;
+    if (--left_ == 0) {  // this cycle carries the item's last word
+      if (cur_ == Cur::SmallPacket) {
+        ++small_sent_;
+        if (pkt_.acked) rsp_.script(cycle + opt_.net_delay, uint16_t(pkt_.tid), uint16_t(pkt_.seq), false);
+      } else if (blk_left_ == 0) {
+        ++blocks_sent_;
+        have_blk_ = false;
+        rsp_.script(cycle + opt_.net_delay, uint16_t(blk_.tid), uint16_t(blk_.seq), false);
+      }
+      cur_ = Cur::None;
+    }
+  }
+  set_ready();
+}
+
+}  // namespace bench

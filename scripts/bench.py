@@ -1,0 +1,273 @@
+#!/usr/bin/env python3
+"""The benchmarks of `make bench`: writes bench/results.json, bench/latency.png and
+bench/throughput.png (the published numbers, committed; README "Performance" shows them).
+
+  1. Cycle figures of the RTL (thesis 4.2.1): `build/bench/ni_bench figures`.
+  2. The thesis's figures 4.4-4.6 (section 4.3) in cycle-accurate simulation: the engine
+     between a PS-PL CPU model and a send-unit timing model, the thesis's two programs over
+     transfer sizes 8 B .. 4 MiB: `build/bench/ni_bench curves`.
+  3. Simulator speed: the 100K-transfer regression of `make regress` (build/ni_sim; best of
+     --repeat runs), the share of its wall time in the verilated model vs the harness
+     (`ni_bench profile`: the same run with SimCtrl's phase timers), and the same regression
+     on a model verilated with --threads 2 (build/bench/ni_sim_threads2), against the
+     single-threaded model on the same (shorter) run.
+
+Every run is checked by the golden model; the bench fails (exit 1) when a run fails its
+checks. It never fails on wall time: the speed figures are reported, with the machine's load.
+Options: --repeat N (timed regression runs, best taken; default 3), --transfers N (default
+100000), --threads-transfers N (the --threads 2 comparison's run, default 5000), --quick
+(small curve budget, one timed run: for trying the script, not for publishing), --out DIR
+(default bench/).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+NI_BENCH = ROOT / "build" / "bench" / "ni_bench"
+NI_SIM = ROOT / "build" / "ni_sim"
+NI_SIM_T2 = ROOT / "build" / "bench" / "ni_sim_threads2"
+REGRESS_CONFIG = "sim/configs/regress.json"
+
+CLOCK_MHZ = 150.0
+LINE_RATE_GBPS = 16.0 / 18.0 * 512 * CLOCK_MHZ / 1000.0  # 68.27 Gbps
+
+# The thesis's figures (thesis 4.2.1, 4.3 and chapter 5), for results.json and the README.
+THESIS = {
+    "inline_latency_cycles": 4,
+    "block_latency_cycles": 4,
+    "inline_cycles_per_packet": 2,
+    "segmenter_blocks_per_cycle": 1.0,
+    "ack_to_done_cycles": "2-3",
+    "small_transfer_latency_ns": 360,
+    "small_transfer_latency_cycles": 54,
+    "line_rate_size_bytes": 16384,
+    "max_throughput_gbps": 68.3,
+    "outstanding_128B_gbps": 21.6,
+    "pspl_rtt_ns": "120-150",
+}
+
+
+class BenchFailure(Exception):
+    pass
+
+
+def log(msg: str) -> None:
+    print(f"bench: {msg}", flush=True)
+
+
+def run(argv: list[str], what: str) -> None:
+    t = time.monotonic()
+    p = subprocess.run(argv, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if p.returncode != 0:
+        raise BenchFailure(f"{what} failed (exit {p.returncode}): {' '.join(argv)}\n{p.stdout}")
+    log(f"{what}: {time.monotonic() - t:.1f} s")
+
+
+def run_json(argv: list[str], what: str) -> dict:
+    with tempfile.TemporaryDirectory() as d:
+        out = Path(d) / "out.json"
+        run(argv + ["--out", str(out)], what)
+        return json.loads(out.read_text())
+
+
+def regress(binary: Path, transfers: int, repeat: int, what: str, slow_s: float = 1e9) -> dict:
+    """The regression of `make regress`, `repeat` times (fewer when a run takes over `slow_s`
+    seconds); the fastest run's report."""
+    best = None
+    with tempfile.TemporaryDirectory() as d:
+        rep = Path(d) / "report.json"
+        for i in range(repeat):
+            run([str(binary), "--quiet", "--seed", "1", "--transfers", str(transfers), "--config",
+                 REGRESS_CONFIG, "--report", str(rep)], f"{what} ({i + 1}/{repeat})")
+            r = json.loads(rep.read_text())
+            if not r.get("passed"):
+                raise BenchFailure(f"{what}: the regression failed: {r.get('failure')}")
+            if best is None or r["wall_seconds"] < best["wall_seconds"]:
+                best = r
+            if r["wall_seconds"] > slow_s:
+                break
+    return best
+
+
+def plot(res: dict, out: Path) -> None:
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.ticker import FuncFormatter
+
+    def size_label(v, _pos=None):
+        v = int(round(v))
+        for unit, n in (("MiB", 1 << 20), ("KiB", 1 << 10)):
+            if v >= n:
+                return f"{v // n} {unit}"
+        return f"{v} B"
+
+    lat = res["latency_curve"]
+    thr = res["throughput_curve"]
+    inl = res["inline_curve"]
+    sizes = [p["size"] for p in lat]
+    blue, cyan = "#1f3fbf", "#17becf"
+
+    def size_axis(ax, xs):
+        ax.set_xscale("log", base=2)
+        ax.set_xticks([s for s in xs if (s.bit_length() - 1) % 2 == 1] if len(xs) > 12 else xs)
+        ax.xaxis.set_major_formatter(FuncFormatter(size_label))
+        ax.tick_params(axis="x", labelrotation=45)
+        ax.set_xlabel("transfer size")
+        ax.grid(True, which="major", alpha=0.3)
+
+    # Figure 4.4: average completion latency.
+    fig, ax = plt.subplots(figsize=(8, 5.2))
+    ax.plot(sizes, [p["one_at_a_time_ns"] for p in lat], "o-", color=blue,
+            label="one transfer at a time (memory, TID-only)")
+    ax.plot(sizes, [p["outstanding_ns"] for p in lat], "s-", color=cyan,
+            label="64 outstanding, collective polling (time / transfers)")
+    ax.plot([p["size"] for p in inl], [p["one_at_a_time_ns"] for p in inl], "^", color="#d62728",
+            label="inline, one at a time")
+    ax.plot([p["size"] for p in inl], [p["outstanding_ns"] for p in inl], "v", color="#ff9896",
+            label="inline, outstanding")
+    ax.axhline(360, color="gray", ls="--", lw=1)
+    ax.annotate("thesis: 360 ns small-transfer latency (one at a time)", (8, 360), xytext=(0, 4),
+                textcoords="offset points", fontsize=8, color="gray")
+    ax.set_yscale("log")
+    size_axis(ax, sizes)
+    ax.set_ylabel("average completion latency (ns at 150 MHz)")
+    p = res["parameters"]
+    ax.set_title(f"Completion latency vs size (cf. thesis fig. 4.4)\nPS-PL RTT {p['rtt_cycles']} cycles, "
+                 f"network+receiver delay {p['net_delay_cycles']} cycles", fontsize=10)
+    ax.legend(fontsize=8, loc="upper left")
+    sec = ax.secondary_yaxis("right", functions=(lambda ns: ns * CLOCK_MHZ / 1000.0,
+                                                  lambda c: c * 1000.0 / CLOCK_MHZ))
+    sec.set_ylabel("cycles")
+    fig.tight_layout()
+    fig.savefig(out / "latency.png", dpi=110)
+    plt.close(fig)
+
+    # Figures 4.5 and 4.6: throughput, all sizes and small sizes.
+    fig, axes = plt.subplots(1, 2, figsize=(12, 5.2))
+    for ax, top in ((axes[0], None), (axes[1], 4096)):
+        pts = [q for q in thr if top is None or q["size"] <= top]
+        xs = [q["size"] for q in pts]
+        ax.plot(xs, [q["one_at_a_time_gbps"] for q in pts], "o-", color=blue, label="one transfer at a time")
+        ax.plot(xs, [q["outstanding_gbps"] for q in pts], "s-", color=cyan, label="64 outstanding")
+        ax.axhline(LINE_RATE_GBPS, color="gray", ls="--", lw=1)
+        ax.annotate("max 68.3 Gbps = 16/18 x 76.8 Gbps (512 bit, 150 MHz)", (xs[-1], LINE_RATE_GBPS),
+                    xytext=(0, 4), textcoords="offset points", fontsize=8, color="gray", ha="right")
+        if top is None:
+            ax.axvline(16384, color="gray", ls=":", lw=1)
+            ax.annotate("thesis: line rate\nfrom 16 KiB\n(outstanding)", (16384, 20), xytext=(4, 0),
+                        textcoords="offset points", fontsize=8, color="gray")
+            lr = res.get("line_rate_size_bytes")
+            if lr:
+                ax.axvline(lr, color=cyan, ls=":", lw=1)
+                ax.annotate(f"here: >= 95 % from {size_label(lr)}", (lr, 8), xytext=(-4, 0),
+                            textcoords="offset points", fontsize=8, color=cyan, ha="right")
+            ax.set_title("Throughput vs size (cf. thesis fig. 4.5)", fontsize=10)
+        else:
+            ax.set_title("Small transfers (cf. thesis fig. 4.6)", fontsize=10)
+        ax.plot([128], [21.6], "*", color="black", ms=10, label="thesis: 21.6 Gbps, 128 B outstanding")
+        size_axis(ax, xs)
+        ax.set_ylim(0, 75)
+        ax.set_ylabel("throughput (Gbps at 150 MHz)")
+        ax.legend(fontsize=8, loc="lower right" if top is None else "center left")
+    fig.tight_layout()
+    fig.savefig(out / "throughput.png", dpi=110)
+    plt.close(fig)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--transfers", type=int, default=100000)
+    ap.add_argument("--threads-transfers", type=int, default=5000)
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--out", default="bench")
+    a = ap.parse_args()
+    out = ROOT / a.out
+    out.mkdir(parents=True, exist_ok=True)
+    repeat = 1 if a.quick else max(1, a.repeat)
+    load_start = os.getloadavg()
+    t_start = time.monotonic()
+    try:
+        for b in (NI_BENCH, NI_SIM, NI_SIM_T2):
+            if not b.exists():
+                raise BenchFailure(f"{b.relative_to(ROOT)} missing (make bench builds it)")
+        fig = run_json([str(NI_BENCH), "figures"], "cycle figures")
+        cur = run_json([str(NI_BENCH), "curves"] + (["--budget", "30000", "--max-size", "262144"] if a.quick else []),
+                       "thesis figures 4.4-4.6 (send unit + CPU models)")
+        reg = regress(NI_SIM, a.transfers, repeat, "regression, build/ni_sim")
+        # --threads 2 against the single-threaded model on the same, shorter run: a threaded
+        # model on a busy 2-core machine can be an order of magnitude slower.
+        t1s = regress(NI_SIM, a.threads_transfers, repeat, "short regression, build/ni_sim")
+        t2 = regress(NI_SIM_T2, a.threads_transfers, repeat, "short regression, --threads 2 model", slow_s=20)
+        prof = None
+        for i in range(repeat):
+            p = run_json([str(NI_BENCH), "profile", "--seed", "1", "--transfers", str(a.transfers), "--config",
+                          REGRESS_CONFIG], f"regression with phase timers ({i + 1}/{repeat})")
+            if prof is None or p["wall_seconds"] < prof["wall_seconds"]:
+                prof = p
+    except BenchFailure as e:
+        print(f"bench: FAILED: {e}", file=sys.stderr)
+        return 1
+
+    res: dict = {}
+    for k in ("inline_latency_cycles", "block_latency_cycles", "inline_cycles_per_packet",
+              "segmenter_blocks_per_cycle", "ack_to_done_cycles", "ack_to_done_read_cycles"):
+        res[k] = fig[k]
+    for k in ("latency_curve", "throughput_curve", "inline_curve", "line_rate_size_bytes",
+              "small_transfer_latency_cycles", "small_transfer_latency_ns", "net_delay_sweep", "parameters"):
+        res[k] = cur[k]
+    res["max_throughput_frac"] = max(max(p["one_at_a_time_frac"], p["outstanding_frac"]) for p in cur["throughput_curve"])
+    res["outstanding_128B_gbps"] = next((p["outstanding_gbps"] for p in cur["throughput_curve"] if p["size"] == 128), None)
+    res["regress_cycles"] = reg["cycles"]
+    res["regress_transfers"] = reg["completed"] + reg["errors"]
+    res["regress_wall_seconds"] = reg["wall_seconds"]
+    res["regress_cycles_per_second"] = reg["cycles"] / reg["wall_seconds"]
+    res["regress_transfers_per_second"] = res["regress_transfers"] / reg["wall_seconds"]
+    res["model_time_share"] = prof["model_time_share"]
+    res["harness_time_share"] = prof["harness_time_share"]
+    res["threads2_cycles_per_second"] = t2["cycles"] / t2["wall_seconds"]
+    res["threads1_cycles_per_second_same_run"] = t1s["cycles"] / t1s["wall_seconds"]
+    res["threads2_speedup"] = res["threads2_cycles_per_second"] / res["threads1_cycles_per_second_same_run"]
+    res["threads_run_transfers"] = a.threads_transfers
+    res["profile"] = prof
+    res["thesis"] = THESIS
+    res["details"] = {"cycle_figures": fig["details"], "curve_runs": cur["runs"]}
+    res["machine"] = {
+        "cpus": os.cpu_count(),
+        "loadavg_at_start": [round(x, 2) for x in load_start],
+        "loadavg_at_end": [round(x, 2) for x in os.getloadavg()],
+        "timed_runs": repeat,
+        "note": "speed figures: the fastest of the timed runs; other jobs may have shared the machine "
+                "(see the load averages)",
+    }
+    res["quick"] = a.quick
+    (out / "results.json").write_text(json.dumps(res, indent=2) + "\n")
+    plot(res, out)
+    log(f"wrote {a.out}/results.json, {a.out}/latency.png, {a.out}/throughput.png "
+        f"({time.monotonic() - t_start:.0f} s)")
+    log(f"cycle figures: inline {res['inline_latency_cycles']} (thesis 4), block {res['block_latency_cycles']} "
+        f"(4), inline rate {res['inline_cycles_per_packet']} cycles/packet (2), segmenter "
+        f"{res['segmenter_blocks_per_cycle']} blocks/cycle (1.0), ACK->DONE {res['ack_to_done_cycles']} "
+        f"(read sees it at +{res['ack_to_done_read_cycles']}; thesis 2-3)")
+    log(f"small-transfer latency {res['small_transfer_latency_cycles']:.1f} cycles = "
+        f"{res['small_transfer_latency_ns']:.0f} ns (thesis 360 ns); line rate (>= 95 %) from "
+        f"{res['line_rate_size_bytes']} B (thesis 16384 B)")
+    log(f"simulator: {res['regress_cycles_per_second']:.0f} cycles/s, "
+        f"{res['regress_transfers_per_second']:.0f} transfers/s; model {100 * res['model_time_share']:.0f} % / "
+        f"harness {100 * res['harness_time_share']:.0f} % of the wall time; --threads 2: "
+        f"{res['threads2_cycles_per_second']:.0f} cycles/s (x{res['threads2_speedup']:.2f})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
