@@ -171,4 +171,76 @@ TEST_CASE("ids: a 4xFID transfer's block 16 waits for block 0's ACK (same TID)",
   env.finish();
 }
 
+TEST_CASE("ids: a queue whose IDs have run out waits; the others go on; returned IDs are taken at once",
+          "[engine][ids]") {
+  // ICD 5: "A queue is eligible only when the IDs it needs are available."
+  Env env(/*auto_ack=*/false);
+  // 256 TID-only transfers of 2 blocks, ACKs withheld: all 512 TIDs in flight.
+  std::vector<sim::AxiWrite> ws;
+  for (unsigned i = 0; i < 256; ++i) {
+    ws.push_back(desc_writes(mem_desc(i / 64, i % 64, ni::Kind::Tid, 0x0, kNode | (uint64_t(i) << 24), 2 * 65536)).front());
+  }
+  for (uint8_t r : env.write_all(ws)) REQUIRE(r == sim::kRespOkay);
+  env.wait_outputs(512, 20000);
+  // A TID-only transfer and an inline one wait; a unipath transfer goes (FID 128, TID 512).
+  const ni::Descriptor w = mem_desc(4, 0, ni::Kind::Tid, 0x0, kNode | 0x7700000000ull, 100);
+  const ni::Descriptor i = inline_desc(4, 2, 8, false, kNode);
+  const ni::Descriptor u = mem_desc(4, 4, ni::Kind::OneFid, 0x0, kNode | 0x7800000000ull, 2 * 65536);
+  for (uint8_t r : env.write_all({desc_writes(w).front(), desc_writes(i).front(), desc_writes(u).front()})) {
+    REQUIRE(r == sim::kRespOkay);
+  }
+  env.run_until([&] { return env.col.blocks_of(u.xfer()).size() == 2; }, 200, "the unipath transfer's blocks");
+  CHECK(env.col.blocks_of(u.xfer())[0].tid == 512);
+  env.run(50);
+  CHECK(env.col.blocks_of(w.xfer()).empty());
+  CHECK(env.col.packets_of(i.xfer()).empty());
+  // The TIDs went out in FIFO order 0..511, so the k-th block out has TID k. One back
+  // (201): w takes it; the next one back (14) goes to the inline transfer.
+  REQUIRE(env.col.blocks[201].tid == 201);
+  env.ack(env.col.blocks[201]);
+  env.run_until([&] { return env.col.blocks_of(w.xfer()).size() == 1; }, 100, "w's block");
+  CHECK(env.col.blocks_of(w.xfer())[0].tid == 201);
+  env.run(30);
+  CHECK(env.col.packets_of(i.xfer()).empty());
+  REQUIRE(env.col.blocks[14].tid == 14);
+  env.ack(env.col.blocks[14]);
+  env.run_until([&] { return env.col.packets_of(i.xfer()).size() == 1; }, 100, "the inline packet");
+  CHECK(env.col.packets_of(i.xfer())[0].tid == 14);
+
+  // 1xFID: u holds FID 128; 63 more unipath transfers take 129..191; the next one waits while
+  // a multipath transfer goes; when one unipath transfer ends its FID goes to the waiting one.
+  ws.clear();
+  std::vector<ni::Descriptor> us;
+  for (unsigned k = 0; k < 63; ++k) {
+    us.push_back(mem_desc(5 + k / 32, 2 * (k % 32), ni::Kind::OneFid, 0x0, kNode | (uint64_t(k) << 24), 65536));
+    ws.push_back(desc_writes(us.back()).front());
+  }
+  const ni::Descriptor v = mem_desc(7, 0, ni::Kind::OneFid, 0x0, kNode | 0x7900000000ull, 100);
+  const ni::Descriptor m = mem_desc(7, 2, ni::Kind::FourFid, 0x0, kNode | 0x7A00000000ull, 100);
+  ws.push_back(desc_writes(v).front());
+  ws.push_back(desc_writes(m).front());
+  for (uint8_t r : env.write_all(ws)) REQUIRE(r == sim::kRespOkay);
+  env.run_until([&] { return env.col.blocks_of(m.xfer()).size() == 1; }, 1000, "the multipath transfer's block");
+  CHECK(env.col.blocks_of(m.xfer())[0].tid == 768);
+  for (unsigned k = 0; k < 63; ++k) {
+    REQUIRE(env.col.blocks_of(us[k].xfer()).size() == 1);
+    CHECK(env.col.blocks_of(us[k].xfer())[0].fid == 129 + k);
+  }
+  env.run(50);
+  CHECK(env.col.blocks_of(v.xfer()).empty());
+  env.ack(env.col.blocks_of(us[40].xfer())[0]);  // FID 169's transfer ends
+  env.run_until([&] { return env.col.blocks_of(v.xfer()).size() == 1; }, 100, "v's block");
+  CHECK(env.col.blocks_of(v.xfer())[0].fid == 169);
+  CHECK(env.col.blocks_of(v.xfer())[0].tid == 169 * 4);
+  // Everything else answered.
+  for (const Block& b : env.col.blocks) {
+    if (b.tid != 201 && b.tid != 14 && b.xfer != us[40].xfer()) env.ack(b);
+  }
+  env.ack(env.col.blocks_of(w.xfer())[0]);
+  env.ack(env.col.packets_of(i.xfer())[0]);
+  env.mark_answered();
+  env.run_until([&] { return env.tb.model().live_now() == 0; }, 5000, "all transfers finished");
+  env.finish();
+}
+
 }  // namespace engine_test
