@@ -300,6 +300,16 @@ $(BUILD)/lint/$(TOP).stamp: $(RTL_FILES) $(RTL_INCS) $(BUILD)/lint/flags | deps
 	$(Q)$(VERILATOR) $(LINT_FLAGS) --top-module $(TOP) $(RTL_FILES)
 	$(Q)touch $@
 
+# slang (pyslang), the second SystemVerilog front end: one compilation of rtl/ with tops
+# qos_engine and the primitives, simulation and synthesis (-DSYNTHESIS) views, every warning
+# enabled; fails on errors and on warnings not waived (with a reason) in scripts/slang_lint.py.
+$(BUILD)/lint/slang.stamp: scripts/slang_lint.py $(RTL_FILES) $(RTL_INCS) | deps
+	@echo "SLANG    $(if $(HAVE_TOP),$(TOP) )$(PRIMS)"
+	$(Q)mkdir -p $(@D)
+	$(Q)$(PYTHON) scripts/slang_lint.py -Irtl $(addprefix --top ,$(if $(HAVE_TOP),$(TOP)) $(PRIMS)) \
+	  $(RTL_FILES) > $(BUILD)/lint/slang.log 2>&1 || { cat $(BUILD)/lint/slang.log; exit 1; }
+	$(Q)touch $@
+
 # FuseSoC's lint target; first checks that fusesoc.core lists every file of rtl/.
 FUSESOC_VLNV := forth:ni:qos_engine:0.1
 $(BUILD)/lint/fusesoc.stamp: fusesoc.core $(RTL_FILES) $(RTL_INCS) | deps
@@ -325,8 +335,9 @@ all: $(REF_LIB) $(TEST_BINS) $(SIM_BIN)
 deps:
 	@scripts/deps.sh
 
-## lint: Verilator -Wall lint of each primitive, and of the design when rtl/qos_engine.sv exists
-lint: $(LINT_STAMPS)
+## lint: Verilator -Wall lint of each primitive, and of the design when rtl/qos_engine.sv exists;
+##       slang (pyslang) compiles the same RTL (scripts/slang_lint.py, waivers with reasons there)
+lint: $(LINT_STAMPS) $(BUILD)/lint/slang.stamp
 ifeq ($(HAVE_TOP),)
 	@echo "lint: rtl/$(TOP).sv not present yet: linted the primitives only"
 endif
