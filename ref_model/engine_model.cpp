@@ -234,7 +234,9 @@ void EngineModel::stage_m2(uint64_t c) {
   if (!m2_) return;
   const M2 m = *m2_;
   m2_.reset();
+  using Mh = ModelObserver::Mh;
   if (m.is_fin) {
+    observe_mh(c, m.f.err ? Mh::FinishFifoError : Mh::FinishFifoDone, m.f.xfer);
     finish(m.f.xfer, m.f.err, c);
     return;
   }
@@ -245,28 +247,40 @@ void EngineModel::stage_m2(uint64_t c) {
   ++X.resolved;
   if (m.r.nack) X.err = true;
   stats_.inc(m.r.nack ? Stat::Nacks : Stat::AcksAccepted);
-  if (X.where != Where::Parked) return;  // queued or in stage 2: the segmenter decides
+  if (X.where != Where::Parked) {  // queued or in stage 2: the segmenter decides
+    observe_mh(c, Mh::ResolveActive, x);
+    return;
+  }
   switch (X.park) {
     case Park::More:
+      observe_mh(c, Mh::WakeMore, x);
       expect_enqueue(0, X.own_qid, x, c);
       X.where = Where::Queued;
       break;
     case Park::NeedCtrl:
       if (X.err) {
+        observe_mh(c, X.resolved == X.total ? Mh::NeedCtrlErrFinish : Mh::NeedCtrlErrWait, x);
         if (X.resolved == X.total) finish(x, true, c);
       } else if (X.resolved + 1 == X.total) {
+        observe_mh(c, Mh::WakeCtrl, x);
         expect_enqueue(0, 0, x, c);
         X.where = Where::Queued;
+      } else {
+        observe_mh(c, Mh::NeedCtrlWait, x);
       }
       break;
     case Park::Wait:
-      if (X.resolved == X.total) finish(x, X.err, c);
+      if (X.resolved == X.total) {
+        observe_mh(c, X.err ? Mh::FinishM2Error : Mh::FinishM2Done, x);
+        finish(x, X.err, c);
+      } else {
+        observe_mh(c, Mh::WaitMore, x);
+      }
       break;
   }
 }
 
 void EngineModel::stage_m1(uint64_t c) {
-  (void)c;
   if (!m1_) return;
   const M1 m = *m1_;
   m1_.reset();
@@ -279,9 +293,12 @@ void EngineModel::stage_m1(uint64_t c) {
   }
   const PttEntry& e = ptt_[m.r.tid];
   if (!e.valid || e.seq != m.r.seq) {
+    observe_mh(c, e.valid ? ModelObserver::Mh::RspDropStale : ModelObserver::Mh::RspDropUnknown,
+               e.valid ? e.xfer : 0);
     stats_.inc(Stat::RspDropped);
     return;
   }
+  observe_mh(c, m.r.nack ? ModelObserver::Mh::RspNack : ModelObserver::Mh::RspAck, e.xfer);
   M2 n;
   n.r = m.r;
   n.xfer = e.xfer;
@@ -296,6 +313,7 @@ void EngineModel::stage_m0(uint64_t c) {
   bool seg_gnt = false;
   if (seg_req && mh_req) {
     seg_gnt = arb_last_mh_;
+    observe_mh(c, seg_gnt ? ModelObserver::Mh::ArbTieSeg : ModelObserver::Mh::ArbTieMh, fin_fifo_.front().xfer);
   } else {
     seg_gnt = seg_req;
   }
@@ -368,8 +386,18 @@ void EngineModel::check_s2_hold(uint64_t c) {
   const bool s3_busy = !exp_blk_.empty() && blk_.empty();
   const bool m2_enq = std::any_of(exp_enq_.begin(), exp_enq_.end(),
                                   [](const Enq& e) { return e.src == 0; });
-  const bool reason = (need_pkt && pkt_count_ >= pkt_depth_) || (need_fin && fin_fifo_.size() >= 2) ||
-                      (need_blk && s3_busy) || (need_enq && m2_enq);
+  const bool pkt_full = need_pkt && pkt_count_ >= pkt_depth_;
+  const bool fin_full = need_fin && fin_fifo_.size() >= 2;
+  const bool blk_busy = need_blk && s3_busy;
+  const bool enq_lost = need_enq && m2_enq;
+  const bool reason = pkt_full || fin_full || blk_busy || enq_lost;
+  if (observer_) {
+    using S2 = ModelObserver::S2;
+    if (pkt_full) observe_s2(c, S2::HoldPktFull, s2_->xfer, s2_qid_, X.d.kind);
+    if (fin_full) observe_s2(c, S2::HoldFinFull, s2_->xfer, s2_qid_, X.d.kind);
+    if (blk_busy) observe_s2(c, S2::HoldBlkBusy, s2_->xfer, s2_qid_, X.d.kind);
+    if (enq_lost) observe_s2(c, S2::HoldEnqLost, s2_->xfer, s2_qid_, X.d.kind);
+  }
   if (!reason) {
     fail(c, "segmenter stage 2 stalls transfer " + std::to_string(s2_->xfer) + " without a reason",
          "packet queue " + std::to_string(pkt_count_) + "/" + std::to_string(pkt_depth_) +
@@ -438,6 +466,25 @@ void EngineModel::stage_s2(uint64_t c) {
   if (p.need_fin && fin_fifo_.size() >= 2) fail(c, "stage 2 pushed into a full finish FIFO", "", int(x));
   if (p.need_blk && s3_busy) fail(c, "stage 2 issued a block while stage 3 was blocked", "", int(x));
   if (p.need_enq && m2_enq) fail(c, "stage 2 re-enqueued in the cycle of a Message Handler enqueue", "", int(x));
+  if (observer_) {
+    using S2 = ModelObserver::S2;
+    auto obs = [&](S2 path) { observe_s2(c, path, x, qid, d.kind, p.tid, seq_); };
+    if (p.is_ctrl) {
+      obs(p.err ? S2::CtrlError : S2::CtrlFromQueue);
+      obs(p.need_fin ? S2::CtrlFinish : S2::CtrlWait);
+    } else if (p.err) {
+      obs(p.need_fin ? S2::ErrFinish : S2::ErrPark);
+    } else if (p.busy) {
+      obs(S2::TidBusy);
+    } else if (d.kind == Kind::Inline) {
+      obs(S2::IssueInline);
+    } else {
+      obs(first ? S2::IssueFirst : S2::IssueNext);
+      if (!p.is_last) obs(p.need_enq ? S2::ReEnqueue : S2::ParkMoreLimit);
+      else if (p.direct_ctrl) obs(S2::CtrlDirect);
+      else obs(d.notify ? S2::ParkNeedCtrl : S2::ParkWaitLast);
+    }
+  }
 
   Park park = Park::More;
   bool parks = true;
@@ -511,6 +558,7 @@ void EngineModel::do_writes(uint64_t c) {
       return;
     }
     const WriteBeatOutcome out = axi_.write_beat(wb);
+    if (observer_) observer_->on_beat(c, out);
     for (unsigned x : out.desc.live) {
       Xfer& X = xf_[x];
       if (X.where != Where::Idle) {

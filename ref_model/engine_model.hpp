@@ -52,6 +52,68 @@ struct ModelFailure {
   int xfer = -1;       // transfer concerned, when known
 };
 
+// Read-only view of the model's decisions, for functional coverage (sim/coverage.*). The
+// model calls it after it has checked and applied each decision; an observer must not change
+// anything. All callbacks are optional.
+class ModelObserver {
+ public:
+  // Message Handler paths (docs/design.md section 9).
+  enum class Mh : uint8_t {
+    RspAck,             // M1: valid ACK
+    RspNack,            // M1: valid NACK
+    RspDropStale,       // M1: entry valid, seq differs: dropped
+    RspDropUnknown,     // M1: no valid entry for the TID: dropped
+    ResolveActive,      // M2: resolve of a transfer queued / in the segmenter: only counted
+    WakeMore,           // M2: parked MORE -> own queue
+    WakeCtrl,           // M2: parked NEED_CTRL, one block left -> control queue
+    NeedCtrlWait,       // M2: parked NEED_CTRL, more than one block left: stays parked
+    NeedCtrlErrWait,    // M2: parked NEED_CTRL with an error, blocks left: stays parked
+    NeedCtrlErrFinish,  // M2: parked NEED_CTRL with an error, last resolve: finish ERROR
+    WaitMore,           // M2: parked WAIT, blocks left: stays parked
+    FinishM2Done,       // M2: parked WAIT, last resolve: DONE
+    FinishM2Error,      // M2: parked WAIT, last resolve, error: ERROR
+    FinishFifoDone,     // M2: finish event from the segmenter's FIFO: DONE
+    FinishFifoError,    // M2: finish event from the segmenter's FIFO: ERROR
+    ArbTieSeg,          // M0: both request, the segmenter's finish event wins
+    ArbTieMh,           // M0: both request, the network response wins
+  };
+  // Segmenter stage-2 paths (docs/design.md section 6). One decision may report several.
+  enum class S2 : uint8_t {
+    IssueFirst,      // block 0 of a memory transfer
+    IssueNext,       // block k >= 1
+    IssueInline,     // inline packet
+    ReEnqueue,       // not the last block, below MaxOutstanding: back to its own queue
+    ParkMoreLimit,   // not the last block, MaxOutstanding reached: park MORE
+    TidBusy,         // congestion-managed TID still in flight: nothing issued, park MORE
+    ParkNeedCtrl,    // last block with notify, others in flight: park NEED_CTRL
+    ParkWaitLast,    // last block (no notify, or inline): park WAIT
+    CtrlDirect,      // last block with notify, nothing else in flight: control packet now
+    CtrlFromQueue,   // control queue: control packet made
+    CtrlError,       // control queue, transfer has an error: no packet
+    CtrlFinish,      // control queue, nothing in flight: finish event
+    CtrlWait,        // control queue, a block still in flight: park WAIT
+    ErrFinish,       // error, nothing in flight: finish ERROR event
+    ErrPark,         // error, blocks in flight: park MORE (error drain)
+    HoldPktFull,     // stage 2 holds: packet queue full
+    HoldBlkBusy,     // stage 2 holds: stage 3 occupied and not draining
+    HoldFinFull,     // stage 2 holds: finish FIFO full
+    HoldEnqLost,     // stage 2 holds: its re-enqueue lost to the Message Handler's
+  };
+  struct S2Event {
+    S2 path;
+    unsigned xfer = 0;
+    unsigned qid = 0;   // queue the node came from
+    unsigned tid = 0;   // issues: TID and seq of the block / inline packet
+    unsigned seq = 0;
+    Kind kind = Kind::Tid;
+  };
+  virtual ~ModelObserver() = default;
+  // Every W beat the model applied (in the DUT's order).
+  virtual void on_beat(uint64_t cycle, const WriteBeatOutcome& o) { (void)cycle, (void)o; }
+  virtual void on_mh(uint64_t cycle, Mh path, unsigned xfer) { (void)cycle, (void)path, (void)xfer; }
+  virtual void on_s2(uint64_t cycle, const S2Event& e) { (void)cycle, (void)e; }
+};
+
 // Per-kind latency summary (transfer live -> DONE/ERROR), cycles.
 struct LatencyStats {
   uint64_t count = 0;
@@ -108,6 +170,19 @@ class EngineModel {
   Status channel_status(unsigned wch) const { return axi_.status().get(wch); }
   const AxiSlaveModel& axi() const { return axi_; }
   unsigned tid_fifo_size() const { return unsigned(tid_fifo_.size()); }
+
+  // Read-only state and decisions for functional coverage (nullptr: none).
+  void set_observer(ModelObserver* o) { observer_ = o; }
+  unsigned fid1_fifo_size() const { return unsigned(fid1_fifo_.size()); }
+  unsigned fid4_fifo_size() const { return unsigned(fid4_fifo_.size()); }
+  unsigned pkt_queue_count() const { return pkt_count_; }
+  unsigned pkt_queue_depth() const { return pkt_depth_; }
+  unsigned fin_fifo_size() const { return unsigned(fin_fifo_.size()); }
+  unsigned queue_count() const { return unsigned(queues_.size()); }
+  unsigned queue_depth(unsigned q) const { return unsigned(queues_.at(q).size()); }
+  // Queue q holds something but its IDs are not available (stage 1 must skip it).
+  bool queue_blocked(unsigned q) const { return !queues_.at(q).empty() && !eligible(q); }
+  const Config& config() const { return cfg_; }
 
  private:
   enum class Where { Idle, Queued, InS2, Parked, Finishing };
@@ -266,6 +341,14 @@ class EngineModel {
   std::array<bool, NumStats> stat_inc_{};
 
   std::optional<ModelFailure> failure_;
+  ModelObserver* observer_ = nullptr;
+  void observe_mh(uint64_t c, ModelObserver::Mh p, unsigned x) {
+    if (observer_) observer_->on_mh(c, p, x);
+  }
+  void observe_s2(uint64_t c, ModelObserver::S2 p, unsigned x, unsigned qid, Kind k, unsigned tid = 0,
+                  unsigned seq = 0) {
+    if (observer_) observer_->on_s2(c, ModelObserver::S2Event{p, x, qid, tid, seq, k});
+  }
   FinishHook finish_hook_;
   LiveHook live_hook_;
   std::array<LatencyStats, 4> latency_{};
