@@ -110,6 +110,9 @@ void EngineModel::end_cycle(uint64_t c) {
     stat_inc_.fill(false);
     model_changes_.clear();
 
+    // The segmenter sees the finish FIFO's registered fill level: a pop by the Message Handler
+    // in this cycle does not make room for this cycle's push (as for the packet queue).
+    fin_fifo_start_ = unsigned(fin_fifo_.size());
     do_reads(c);
     check_dequeue(c);
     stage_m2(c);
@@ -387,7 +390,7 @@ void EngineModel::check_s2_hold(uint64_t c) {
   const bool m2_enq = std::any_of(exp_enq_.begin(), exp_enq_.end(),
                                   [](const Enq& e) { return e.src == 0; });
   const bool pkt_full = need_pkt && pkt_count_ >= pkt_depth_;
-  const bool fin_full = need_fin && fin_fifo_.size() >= 2;
+  const bool fin_full = need_fin && fin_fifo_start_ >= 2;
   const bool blk_busy = need_blk && s3_busy;
   const bool enq_lost = need_enq && m2_enq;
   const bool reason = pkt_full || fin_full || blk_busy || enq_lost;
@@ -401,7 +404,7 @@ void EngineModel::check_s2_hold(uint64_t c) {
   if (!reason) {
     fail(c, "segmenter stage 2 stalls transfer " + std::to_string(s2_->xfer) + " without a reason",
          "packet queue " + std::to_string(pkt_count_) + "/" + std::to_string(pkt_depth_) +
-             ", finish FIFO " + std::to_string(fin_fifo_.size()) + "/2, blocks waiting " +
+             ", finish FIFO " + std::to_string(fin_fifo_start_) + "/2, blocks waiting " +
              std::to_string(exp_blk_.size()) + ", needs pkt=" + std::to_string(need_pkt) +
              " blk=" + std::to_string(need_blk) + " fin=" + std::to_string(need_fin) +
              " enq=" + std::to_string(need_enq),
@@ -463,7 +466,7 @@ void EngineModel::stage_s2(uint64_t c) {
   const bool m2_enq = std::any_of(exp_enq_.begin(), exp_enq_.end(),
                                   [](const Enq& e) { return e.src == 0; });
   if (p.need_pkt && pkt_count_ >= pkt_depth_) fail(c, "stage 2 wrote a packet into a full packet queue", "", int(x));
-  if (p.need_fin && fin_fifo_.size() >= 2) fail(c, "stage 2 pushed into a full finish FIFO", "", int(x));
+  if (p.need_fin && fin_fifo_start_ >= 2) fail(c, "stage 2 pushed into a full finish FIFO", "", int(x));
   if (p.need_blk && s3_busy) fail(c, "stage 2 issued a block while stage 3 was blocked", "", int(x));
   if (p.need_enq && m2_enq) fail(c, "stage 2 re-enqueued in the cycle of a Message Handler enqueue", "", int(x));
   if (observer_) {

@@ -310,6 +310,7 @@ class EngineModel {
   std::optional<M1> m1_;
   std::optional<M2> m2_;
   std::deque<Fin> fin_fifo_;
+  unsigned fin_fifo_start_ = 0;  // its size at the start of the cycle (the RTL's full flag)
   bool arb_last_mh_ = false;       // md_arbiter: the handler was served last
   unsigned pkt_count_ = 0;         // packets in the packet queue
   std::deque<ExpBlock> exp_blk_;   // issued, not yet out of the blk port
