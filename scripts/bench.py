@@ -10,14 +10,16 @@ bench/throughput.png (the published numbers, committed; README "Performance" sho
      --repeat runs), the share of its wall time in the verilated model vs the harness
      (`ni_bench profile`: the same run with SimCtrl's phase timers), and the same regression
      on a model verilated with --threads 2 (build/bench/ni_sim_threads2), against the
-     single-threaded model on the same (shorter) run.
+     single-threaded model on the same (shorter) run; and, when valgrind is installed, the
+     same split in instructions (callgrind; deterministic, whatever the machine's load).
 
 Every run is checked by the golden model; the bench fails (exit 1) when a run fails its
 checks. It never fails on wall time: the speed figures are reported, with the machine's load.
 Options: --repeat N (timed regression runs, best taken; default 3), --transfers N (default
-100000), --threads-transfers N (the --threads 2 comparison's run, default 5000), --quick
+100000), --threads-transfers N (the --threads 2 comparison's run, default 5000),
+--callgrind-transfers N (the instruction-count run, default 2000; needs valgrind), --quick
 (small curve budget, one timed run: for trying the script, not for publishing), --out DIR
-(default bench/).
+(default bench/), --replot (only redraw the plots from DIR/results.json).
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -98,6 +102,32 @@ def regress(binary: Path, transfers: int, repeat: int, what: str, slow_s: float 
     return best
 
 
+def instruction_share(transfers: int) -> dict | None:
+    """Deterministic counterpart of the wall-clock split: callgrind's instruction counts of a
+    shorter regression run (the share of Vqos_engine::eval_step(), inclusive, in the program's
+    total). None when valgrind is not installed."""
+    if shutil.which("valgrind") is None or shutil.which("callgrind_annotate") is None:
+        log("valgrind not installed: no instruction counts")
+        return None
+    with tempfile.TemporaryDirectory() as d:
+        cg = Path(d) / "callgrind.out"
+        run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={cg}", str(NI_SIM), "--quiet", "--seed", "1",
+             "--transfers", str(transfers), "--config", REGRESS_CONFIG], "regression under callgrind")
+        text = subprocess.run(["callgrind_annotate", "--inclusive=yes", str(cg)], stdout=subprocess.PIPE,
+                              stderr=subprocess.DEVNULL, text=True, check=True).stdout
+
+    def count(pattern: str) -> int:
+        m = re.search(r"^\s*([\d,]+) \([^)]*\)\s+" + pattern, text, re.M)
+        if m is None:
+            raise BenchFailure(f"callgrind_annotate: no line for {pattern}")
+        return int(m.group(1).replace(",", ""))
+
+    total = count(r"PROGRAM TOTALS")
+    model = count(r"\S*Vqos_engine::eval_step\(\)")
+    return {"transfers": transfers, "instructions": total, "model_instructions": model,
+            "model_instruction_share": model / total, "harness_instruction_share": 1 - model / total}
+
+
 def plot(res: dict, out: Path) -> None:
     import matplotlib
     matplotlib.use("Agg")
@@ -136,8 +166,8 @@ def plot(res: dict, out: Path) -> None:
     ax.plot([p["size"] for p in inl], [p["outstanding_ns"] for p in inl], "v", color="#ff9896",
             label="inline, outstanding")
     ax.axhline(360, color="gray", ls="--", lw=1)
-    ax.annotate("thesis: 360 ns small-transfer latency (one at a time)", (8, 360), xytext=(0, 4),
-                textcoords="offset points", fontsize=8, color="gray")
+    ax.annotate("thesis: 360 ns small-transfer latency (one at a time)", (sizes[-1], 360), xytext=(0, -12),
+                textcoords="offset points", fontsize=8, color="gray", ha="right")
     ax.set_yscale("log")
     size_axis(ax, sizes)
     ax.set_ylabel("average completion latency (ns at 150 MHz)")
@@ -189,11 +219,17 @@ def main() -> int:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--transfers", type=int, default=100000)
     ap.add_argument("--threads-transfers", type=int, default=5000)
+    ap.add_argument("--callgrind-transfers", type=int, default=2000)
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--out", default="bench")
+    ap.add_argument("--replot", action="store_true", help="only redraw the plots from the results.json in --out")
     a = ap.parse_args()
     out = ROOT / a.out
     out.mkdir(parents=True, exist_ok=True)
+    if a.replot:
+        plot(json.loads((out / "results.json").read_text()), out)
+        log(f"redrew {a.out}/latency.png, {a.out}/throughput.png")
+        return 0
     repeat = 1 if a.quick else max(1, a.repeat)
     load_start = os.getloadavg()
     t_start = time.monotonic()
@@ -215,6 +251,7 @@ def main() -> int:
                           REGRESS_CONFIG], f"regression with phase timers ({i + 1}/{repeat})")
             if prof is None or p["wall_seconds"] < prof["wall_seconds"]:
                 prof = p
+        instr = instruction_share(a.callgrind_transfers)
     except BenchFailure as e:
         print(f"bench: FAILED: {e}", file=sys.stderr)
         return 1
@@ -240,6 +277,9 @@ def main() -> int:
     res["threads2_speedup"] = res["threads2_cycles_per_second"] / res["threads1_cycles_per_second_same_run"]
     res["threads_run_transfers"] = a.threads_transfers
     res["profile"] = prof
+    res["model_instruction_share"] = instr["model_instruction_share"] if instr else None
+    res["harness_instruction_share"] = instr["harness_instruction_share"] if instr else None
+    res["instruction_counts"] = instr
     res["thesis"] = THESIS
     res["details"] = {"cycle_figures": fig["details"], "curve_runs": cur["runs"]}
     res["machine"] = {

@@ -23,6 +23,7 @@ DEB_PKGS=(
   gtkwave            # viewing FST waves
   zlib1g-dev         # FST tracing
   python3-venv       # the project-local venv
+  valgrind           # make bench: instruction counts of the simulator (callgrind)
 )
 
 log() { echo "deps: $*" >&2; }
