@@ -326,7 +326,7 @@ $(BUILD)/lint/fusesoc.stamp: fusesoc.core $(RTL_FILES) $(RTL_INCS) | deps
 # ------------------------------------------------------------------------------------------
 # Targets
 # ------------------------------------------------------------------------------------------
-.PHONY: all deps lint fusesoc-lint sim test regress regress-seeds mutants bench wave clean distclean help
+.PHONY: all deps lint fusesoc-lint sim test coverage regress regress-seeds mutants bench wave clean distclean help
 
 ## all: build every library, test binary and (when its sources exist) build/ni_sim
 all: $(REF_LIB) $(TEST_BINS) $(SIM_BIN)
@@ -397,6 +397,16 @@ wave: | deps
 	@if [ -z "$${DISPLAY:-}$${WAYLAND_DISPLAY:-}" ]; then \
 	  echo "wave: no display; on a desktop run: gtkwave $(FST) sim/qos_engine.gtkw" >&2; exit 1; fi
 	gtkwave $(FST) sim/qos_engine.gtkw
+
+## coverage: line/toggle (Verilator --coverage, its own build in build/cov/) and functional
+##           coverage (sim/coverage.cpp) of the regression runs and vectors/, merged ->
+##           build/coverage/report.md (holes first), build/coverage/annotated/
+COV_BUILD := $(BUILD)/cov
+coverage: | deps
+	$(Q)env -u MAKEFLAGS -u MFLAGS $(MAKE) --no-print-directory BUILD=$(COV_BUILD) COVERAGE=1 \
+	  JOBS=$(JOBS) $(if $(V),V=1) $(COV_BUILD)/ni_sim
+	$(Q)$(PYTHON) scripts/coverage_report.py --run --sim $(COV_BUILD)/ni_sim --out $(BUILD)/coverage \
+	  -j $(JOBS)
 
 ## clean: remove build/ (the venv .venv stays; `make distclean` removes it too)
 clean:

@@ -74,6 +74,10 @@ SIM_RUNS = [
     ("heavy-stall", 8, "sim/configs/heavy_stall.json"),
     ("heavy-illegal", 9, "sim/configs/heavy_illegal.json"),
     ("heavy-illegal", 10, "sim/configs/heavy_illegal.json"),
+    # coverage-closure stimulus (scripts/coverage_report.py): ID FIFOs empty and deep no-ID
+    # queues; back-pressure filling the packet queue, stage 3 and the finish FIFO, NACKs
+    ("cov-tids", 11, "sim/configs/cov_tids.json"),
+    ("cov-backpressure", 1, "sim/configs/cov_backpressure.json"),
 ]
 
 
@@ -100,6 +104,7 @@ COMMANDS: list[Command] = [
     Command("sim input errors", [PY, "tests/sim/test_input_errors.py"], skip_if=_missing(NI_SIM)),
     Command("sim capture import", [PY, "tests/sim/test_capture.py"], skip_if=_missing(NI_SIM)),
     Command("sim waveforms", [PY, "tests/sim/test_trace.py"], skip_if=_missing(NI_SIM)),
+    Command("sim functional coverage", [PY, "tests/sim/test_coverage.py"], skip_if=_missing(NI_SIM)),
     *_vectors(),
 ]
 

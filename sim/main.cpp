@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <unistd.h>
@@ -12,10 +13,16 @@
 
 #include <nlohmann/json.hpp>
 
+#include "coverage.hpp"
 #include "scenario.hpp"
 #include "shrink.hpp"
 #include "sim_ctrl.hpp"
 #include "testbench.hpp"
+
+#if VM_COVERAGE
+#include "Vqos_engine.h"
+#include "verilated_cov.h"
+#endif
 
 namespace {
 
@@ -33,6 +40,7 @@ struct Cli {
   bool have_max_cycles = false;
   uint64_t max_cycles = 0;
   std::string scenario, record, log, report, trace, config, shrink, capture;
+  std::string coverage, code_coverage;
   bool have_trace_window = false;
   uint64_t trace_window = 0;
   bool quiet = false;
@@ -58,6 +66,10 @@ const char* kUsage =
     "  --max-cycles N      stop with a failure at cycle N (default: automatic)\n"
     "  --shrink OUT        on a failing --scenario, write the smallest scenario that still\n"
     "                      fails the same way to OUT\n"
+    "  --coverage FILE     write the run's functional coverage (JSON, merged and reported by\n"
+    "                      scripts/coverage_report.py)\n"
+    "  --code-coverage FILE  write Verilator's line/toggle coverage (only binaries built with\n"
+    "                      COVERAGE=1, e.g. build/cov/ni_sim of `make coverage`)\n"
     "  --quiet             no progress line\n"
     "  --help              this text\n"
     "Exit status: 0 when every check passed and every transfer reached its final status.\n";
@@ -129,6 +141,13 @@ Cli parse(int argc, char** argv) {
       c.trace = need();
     } else if (a == "--config") {
       c.config = need();
+    } else if (a == "--coverage") {
+      c.coverage = need();
+    } else if (a == "--code-coverage") {
+      c.code_coverage = need();
+#if !VM_COVERAGE
+      throw CliError("--code-coverage needs a binary built with COVERAGE=1 (make coverage)");
+#endif
     } else if (a == "--quiet") {
       c.quiet = true;
     } else if (a.rfind("+verilator+", 0) == 0) {
@@ -244,8 +263,20 @@ int main(int argc, char** argv) {
   nlohmann::json report;
   try {
     sim::Testbench tb(opt);
+    std::unique_ptr<sim::FunctionalCoverage> fcov;
+    if (!cli.coverage.empty()) {
+      fcov = std::make_unique<sim::FunctionalCoverage>(tb.model());
+      fcov->attach(tb);
+    }
     r = tb.run();
     report = report_json(tb, r, cfg);
+    if (fcov) {
+      fcov->write(cli.coverage, {{"seed", cfg.seed}, {"config", cli.config}, {"scenario", cli.scenario},
+                                 {"transfers", report["transfers"]}, {"cycles", r.cycles}, {"passed", r.passed}});
+    }
+#if VM_COVERAGE
+    if (!cli.code_coverage.empty()) tb.dut().contextp()->coveragep()->write(cli.code_coverage.c_str());
+#endif
   } catch (const std::exception& e) {
     std::fprintf(stderr, "ni_sim: error: %s\n", e.what());
     return 2;
