@@ -18,13 +18,15 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "Vqos_engine.h"
 #include "ref_model/descriptor.hpp"
 #include "ref_model/descriptor_write_model.hpp"
 #include "ref_model/types.hpp"
-#include "Vqos_engine.h"
 #include "sim/testbench.hpp"
 
 namespace engine_test {
@@ -193,7 +195,8 @@ struct ExpBlock {
 };
 
 inline void check_block(const Block& a, const ExpBlock& e) {
-  INFO("block " << e.idx << " of transfer " << e.xfer << " (blk handshake at cycle " << a.cycle << ")");
+  INFO("block " << e.idx << " of transfer " << e.xfer << " (blk handshake at cycle " << a.cycle
+                << ")");
   CHECK(a.tid == e.tid);
   CHECK(a.src == e.src);
   CHECK(a.dst == e.dst);
@@ -243,7 +246,8 @@ inline std::vector<ExpBlock> expected_blocks(const ni::Descriptor& d, unsigned s
     } else {
       e.src = d.src + first + uint64_t(k - 1) * kBlock;
       e.dst = (d.dst & 0xFFFF000000000000ull) | ((((d.dst & 0xFFFFFFFFFFFFull) >> 16) + k) << 16);
-      e.len = (k + 1 == total) ? uint32_t(d.size - first - uint64_t(k - 1) * kBlock) : uint32_t(kBlock);
+      e.len =
+          (k + 1 == total) ? uint32_t(d.size - first - uint64_t(k - 1) * kBlock) : uint32_t(kBlock);
     }
     e.cm = d.kind == ni::Kind::OneFid || d.kind == ni::Kind::FourFid;
     e.chained = e.cm && k > 0;
@@ -270,8 +274,10 @@ inline std::vector<ExpBlock> expected_blocks(const ni::Descriptor& d, unsigned s
 
 // Inline packet of `d` (design.md 10): kind 0, len = size, notify = d.notify, payload = the
 // descriptor's payload bytes, zero beyond len.
-inline void check_inline_packet(const Packet& p, const ni::Descriptor& d, unsigned tid, unsigned seq) {
-  INFO("inline packet of transfer " << d.xfer() << " size " << d.size << " (cycle " << p.cycle << ")");
+inline void check_inline_packet(const Packet& p, const ni::Descriptor& d, unsigned tid,
+                                unsigned seq) {
+  INFO("inline packet of transfer " << d.xfer() << " size " << d.size << " (cycle " << p.cycle
+                                    << ")");
   CHECK(p.kind == 0);
   CHECK(p.tid == tid);
   CHECK(p.seq == seq);
@@ -318,8 +324,8 @@ inline void check_ctrl_packet(const Packet& p, const ni::Descriptor& d, unsigned
 // ------------------------------------------------------------------------------------------
 // Descriptors and AXI write shapes
 // ------------------------------------------------------------------------------------------
-inline ni::Descriptor mem_desc(unsigned page, unsigned ch, ni::Kind kind, uint64_t src, uint64_t dst,
-                               uint32_t size, uint8_t prio = 0) {
+inline ni::Descriptor mem_desc(unsigned page, unsigned ch, ni::Kind kind, uint64_t src,
+                               uint64_t dst, uint32_t size, uint8_t prio = 0) {
   ni::Descriptor d;
   d.page = page;
   d.channel = ch;
@@ -332,8 +338,9 @@ inline ni::Descriptor mem_desc(unsigned page, unsigned ch, ni::Kind kind, uint64
   return d;
 }
 
-inline ni::Descriptor notify_desc(unsigned page, unsigned ch, ni::Kind kind, uint64_t src, uint64_t dst,
-                                  uint32_t size, uint64_t naddr, uint64_t ntag, uint8_t prio = 0) {
+inline ni::Descriptor notify_desc(unsigned page, unsigned ch, ni::Kind kind, uint64_t src,
+                                  uint64_t dst, uint32_t size, uint64_t naddr, uint64_t ntag,
+                                  uint8_t prio = 0) {
   ni::Descriptor d = mem_desc(page, ch, kind, src, dst, size, prio);
   d.notify = true;
   d.notify_addr = naddr;
@@ -344,8 +351,8 @@ inline ni::Descriptor notify_desc(unsigned page, unsigned ch, ni::Kind kind, uin
 
 // Inline transfer of `size` bytes; the payload words are filled with a pattern over all
 // `is_long ? 32 : 16` bytes, also beyond `size` (the engine must mask them off).
-inline ni::Descriptor inline_desc(unsigned page, unsigned ch, uint32_t size, bool is_long, uint64_t dst,
-                                  bool notify = false) {
+inline ni::Descriptor inline_desc(unsigned page, unsigned ch, uint32_t size, bool is_long,
+                                  uint64_t dst, bool notify = false) {
   ni::Descriptor d;
   d.page = page;
   d.channel = ch;
@@ -355,7 +362,8 @@ inline ni::Descriptor inline_desc(unsigned page, unsigned ch, uint32_t size, boo
   d.notify = notify;
   d.long_mode = is_long ? ni::LongMode::Long : ni::LongMode::Short;
   d.payload.resize(is_long ? 32 : 16);
-  for (unsigned i = 0; i < d.payload.size(); ++i) d.payload[i] = uint8_t(0x11 * (i % 15 + 1) + 3 * size + ch);
+  for (unsigned i = 0; i < d.payload.size(); ++i)
+    d.payload[i] = uint8_t(0x11 * (i % 15 + 1) + 3 * size + ch);
   return d;
 }
 
@@ -363,7 +371,8 @@ inline ni::Descriptor inline_desc(unsigned page, unsigned ch, uint32_t size, boo
 // INCR burst of 8-byte (width 8) or 16-byte (width 16) beats. A 16-byte burst starting on an
 // odd word (addr[3] = 1) has an upper-lane-only first beat; an odd word count an
 // lower-lane-only last beat.
-inline sim::AxiWrite burst(uint32_t addr, const std::vector<uint64_t>& words, unsigned width, uint8_t id = 0) {
+inline sim::AxiWrite burst(uint32_t addr, const std::vector<uint64_t>& words, unsigned width,
+                           uint8_t id = 0) {
   sim::AxiWrite w;
   w.addr = addr;
   w.size = width == 16 ? 4 : 3;
@@ -434,8 +443,12 @@ class Collector : public sim::Listener {
   std::vector<sim::AwEvent> aws;
   std::vector<sim::BEvent> bs;
 
-  void on_block(const sim::BlockEvent& e) override { blocks.push_back(decode_block(e.cycle, e.tid, e.desc)); }
-  void on_packet(const sim::PacketEvent& e) override { packets.push_back(decode_packet(e.cycle, e.data)); }
+  void on_block(const sim::BlockEvent& e) override {
+    blocks.push_back(decode_block(e.cycle, e.tid, e.desc));
+  }
+  void on_packet(const sim::PacketEvent& e) override {
+    packets.push_back(decode_packet(e.cycle, e.data));
+  }
   void on_status(const sim::StatusEvent& e) override { status.push_back(e); }
   void on_rsp(const sim::RspEvent& e) override { rsps.push_back(e); }
   void on_aw(const sim::AwEvent& e) override { aws.push_back(e); }
@@ -452,14 +465,6 @@ class Collector : public sim::Listener {
     std::vector<Packet> v;
     for (const Packet& p : packets) {
       if (p.xfer == xfer) v.push_back(p);
-    }
-    return v;
-  }
-  // The status codes a write channel went through, starting from IDLE: e.g. {0, 1, 2}.
-  std::vector<unsigned> codes_of(unsigned wch) const {
-    std::vector<unsigned> v{kIdle};
-    for (const auto& s : status) {
-      if (s.wch == wch) v.push_back(s.to);
     }
     return v;
   }
@@ -504,11 +509,6 @@ class Env {
   sim::Testbench tb;
   Collector col;
 
- private:
-  std::size_t acked_blocks_ = 0;
-  std::size_t acked_pkts_ = 0;
-
- public:
   uint64_t cycle() const { return tb.cycle(); }
   bool init_done() { return tb.dut().init_done_o != 0; }
 
@@ -516,7 +516,8 @@ class Env {
   void check() {
     if (tb.failed()) {
       const ni::ModelFailure& f = tb.model().failure();
-      FAIL("golden model / scoreboard failure at cycle " << f.cycle << ": " << f.what << "\n" << f.detail);
+      FAIL("golden model / scoreboard failure at cycle " << f.cycle << ": " << f.what << "\n"
+                                                         << f.detail);
     }
     REQUIRE_FALSE(tb.failed());
   }
@@ -538,10 +539,12 @@ class Env {
   // ---- AXI -----------------------------------------------------------------------------
   // Submits writes (the AXI master plays them back to back) and waits for every B response;
   // returns the responses in order.
-  std::vector<uint8_t> write_all(std::vector<sim::AxiWrite> ws, std::vector<sim::AxiWrite>* done = nullptr) {
+  std::vector<uint8_t> write_all(std::vector<sim::AxiWrite> ws,
+                                 std::vector<sim::AxiWrite>* done = nullptr) {
     auto got = std::make_shared<std::vector<sim::AxiWrite>>();
     const std::size_t n = ws.size();
-    for (auto& w : ws) tb.axi().write(std::move(w), [got](const sim::AxiWrite& t) { got->push_back(t); });
+    for (auto& w : ws)
+      tb.axi().write(std::move(w), [got](const sim::AxiWrite& t) { got->push_back(t); });
     run_until([&] { return got->size() == n; }, 2000 + 50 * n, "B responses");
     std::vector<uint8_t> resp;
     for (const auto& t : *got) resp.push_back(t.resp);
@@ -557,8 +560,9 @@ class Env {
   // Writes a descriptor; returns OKAY only when every write answered OKAY, else SLVERR.
   uint8_t write_desc(const ni::Descriptor& d, const Shape& s = Shape{}) {
     const auto r = write_all(desc_writes(d, s));
-    return std::all_of(r.begin(), r.end(), [](uint8_t x) { return x == sim::kRespOkay; }) ? sim::kRespOkay
-                                                                                          : sim::kRespSlverr;
+    return std::all_of(r.begin(), r.end(), [](uint8_t x) { return x == sim::kRespOkay; })
+               ? sim::kRespOkay
+               : sim::kRespSlverr;
   }
   // One read transaction, played to its last beat.
   sim::AxiRead read_txn(const sim::AxiRead& r) {
@@ -622,6 +626,7 @@ class Env {
   // A raw response, offered from the next cycle on; waits until the engine took it.
   void ack(unsigned tid, unsigned seq, bool nack = false) {
     const std::size_t before = col.rsps.size();
+    answered_.insert({tid, seq});
     tb.responder().script(cycle(), uint16_t(tid), uint16_t(seq), nack);
     run_until([&] { return col.rsps.size() > before; }, 200, "response handshake");
   }
@@ -629,27 +634,22 @@ class Env {
   void ack(const Packet& p, bool nack = false) { ack(p.tid, p.seq, nack); }
 
   // Script mode: ACKs (or NACKs) every block and inline packet seen so far that has not been
-  // answered yet, in the order they appeared; waits until the engine took them all.
+  // answered yet (by this or by ack()), in the order they appeared; waits until the engine
+  // took them all. Returns how many it sent.
   std::size_t ack_outstanding(bool nack = false) {
     std::size_t n = 0;
-    for (; acked_blocks_ < col.blocks.size(); ++acked_blocks_, ++n) {
-      tb.responder().script(cycle(), uint16_t(col.blocks[acked_blocks_].tid),
-                            uint16_t(col.blocks[acked_blocks_].seq), nack);
-    }
-    for (; acked_pkts_ < col.packets.size(); ++acked_pkts_) {
-      const Packet& p = col.packets[acked_pkts_];
-      if (p.kind != 0) continue;  // control packets are not acknowledged
-      tb.responder().script(cycle(), uint16_t(p.tid), uint16_t(p.seq), nack);
+    auto answer = [&](unsigned tid, unsigned seq) {
+      if (!answered_.insert({tid, seq}).second) return;
+      tb.responder().script(cycle(), uint16_t(tid), uint16_t(seq), nack);
       ++n;
+    };
+    for (const Block& b : col.blocks) answer(b.tid, b.seq);
+    for (const Packet& p : col.packets) {
+      if (p.kind == 0) answer(p.tid, p.seq);  // control packets are not acknowledged
     }
     const std::size_t want = col.rsps.size() + n;
     run_until([&] { return col.rsps.size() >= want; }, 200 + 4 * n, "scripted responses");
     return n;
-  }
-  // Marks everything seen so far as answered (the test answers it itself).
-  void mark_answered() {
-    acked_blocks_ = col.blocks.size();
-    acked_pkts_ = col.packets.size();
   }
   // Script mode: answers blocks and inline packets as they appear until (page, ch) is no
   // longer BUSY.
@@ -677,8 +677,8 @@ class Env {
   void finish(uint64_t max = 200000) {
     run_until(
         [&] {
-          return !tb.axi().busy() && !tb.responder().busy() && !tb.blk_stall().busy() && !tb.pkt_stall().busy() &&
-                 tb.model().quiescent();
+          return !tb.axi().busy() && !tb.responder().busy() && !tb.blk_stall().busy() &&
+                 !tb.pkt_stall().busy() && tb.model().quiescent();
         },
         max, "engine idle");
     sim::RunResult r;
@@ -687,6 +687,9 @@ class Env {
     REQUIRE(r.passed);
     REQUIRE_FALSE(tb.failed());
   }
+
+ private:
+  std::set<std::pair<unsigned, unsigned>> answered_;  // (tid, seq) of every response sent
 };
 
 }  // namespace engine_test

@@ -11,7 +11,8 @@ constexpr uint64_t kNode = 0x0A11ull << 48;
 
 }  // namespace
 
-TEST_CASE("axi: writes and responses before init_done_o wait; nothing is rejected", "[engine][axi]") {
+TEST_CASE("axi: writes and responses before init_done_o wait; nothing is rejected",
+          "[engine][axi]") {
   sim::Testbench tb(tb_options(1));
   Collector col;
   tb.monitor().add(col);
@@ -89,8 +90,9 @@ TEST_CASE("axi: 8 outstanding write addresses and 8 pending B responses", "[engi
   env.finish();
 }
 
-TEST_CASE("axi: B and R carry the transaction's ID; addr[31:20] is ignored; status reads use addr[10:5]",
-          "[engine][axi]") {
+TEST_CASE(
+    "axi: B and R carry the transaction's ID; addr[31:20] is ignored; status reads use addr[10:5]",
+    "[engine][axi]") {
   Env env;
   const ni::Descriptor d = mem_desc(3, 7, ni::Kind::Tid, 0x10, kNode | 0x10000, 64);
   sim::AxiWrite w = desc_writes(d).front();
@@ -122,14 +124,16 @@ TEST_CASE("axi: B and R carry the transaction's ID; addr[31:20] is ignored; stat
   env.finish();
 }
 
-TEST_CASE("axi: one burst writes many descriptors (lines are contiguous across channels)", "[engine][axi]") {
+TEST_CASE("axi: one burst writes many descriptors (lines are contiguous across channels)",
+          "[engine][axi]") {
   Env env;
   SECTION("128 16-byte beats: the 64 write channels of a page, one B OKAY") {
     std::vector<ni::Descriptor> ds;
     std::vector<uint64_t> words;
     for (unsigned ch = 0; ch < 64; ++ch) {
-      ds.push_back(ch % 2 ? mem_desc(4, ch, ni::Kind::Tid, 0x100 * ch, kNode | (uint64_t(ch) << 16), 10 + ch)
-                          : inline_desc(4, ch, 1 + ch % 16, false, kNode | ch));
+      ds.push_back(
+          ch % 2 ? mem_desc(4, ch, ni::Kind::Tid, 0x100 * ch, kNode | (uint64_t(ch) << 16), 10 + ch)
+                 : inline_desc(4, ch, 1 + ch % 16, false, kNode | ch));
       for (uint64_t w : ds.back().encode()) words.push_back(w);
     }
     const sim::AxiWrite w = burst(word_addr(4, 0, 0), words, 16);
@@ -144,15 +148,20 @@ TEST_CASE("axi: one burst writes many descriptors (lines are contiguous across c
         check_inline_packet(env.col.packets_of(d.xfer())[0], d, d.channel, d.channel);
       } else {
         REQUIRE(env.col.blocks_of(d.xfer()).size() == 1);
-        check_block(env.col.blocks_of(d.xfer())[0], expected_blocks(d, d.channel, 0, {d.channel}).front());
+        check_block(env.col.blocks_of(d.xfer())[0],
+                    expected_blocks(d, d.channel, 0, {d.channel}).front());
       }
     }
     CHECK(env.stat(kDescAccepted) == 64);
   }
-  SECTION("256 8-byte beats from channel 32: channels 64..95 are read channels (R1): SLVERR, 32..63 live") {
+  SECTION(
+      "256 8-byte beats from channel 32: channels 64..95 are read channels (R1): SLVERR, 32..63 "
+      "live") {
     std::vector<uint64_t> words;
     for (unsigned ch = 32; ch < 96; ++ch) {
-      for (uint64_t w : mem_desc(5, ch, ni::Kind::Tid, ch, kNode | (uint64_t(ch) << 16), 100).encode()) words.push_back(w);
+      for (uint64_t w :
+           mem_desc(5, ch, ni::Kind::Tid, ch, kNode | (uint64_t(ch) << 16), 100).encode())
+        words.push_back(w);
     }
     const sim::AxiWrite w = burst(word_addr(5, 32, 0), words, 8);
     REQUIRE(w.beats.size() == 256);
@@ -166,7 +175,9 @@ TEST_CASE("axi: one burst writes many descriptors (lines are contiguous across c
   SECTION("a beat without strobes leaves its line partial: the rest of the burst interleaves") {
     std::vector<uint64_t> words;
     for (unsigned ch = 0; ch < 16; ++ch) {
-      for (uint64_t w : mem_desc(6, ch, ni::Kind::Tid, ch, kNode | (uint64_t(ch) << 16), 100).encode()) words.push_back(w);
+      for (uint64_t w :
+           mem_desc(6, ch, ni::Kind::Tid, ch, kNode | (uint64_t(ch) << 16), 100).encode())
+        words.push_back(w);
     }
     sim::AxiWrite w = burst(word_addr(6, 0, 0), words, 16);
     // Channel 5's w0/w1 beat without strobes: legal, writes nothing; channel 5's line then

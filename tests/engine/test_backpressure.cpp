@@ -22,12 +22,20 @@ class PortChecker : public sim::Component {
     const std::array<uint64_t, 8> pd = sim::from_wide<8>(dut_.pkt_data_o);
     const unsigned bt = dut_.blk_tid_o;
     if (blk_held_) {
-      if (!bv) blk_errors.push_back("cycle " + std::to_string(cycle) + ": blk_valid_o dropped while not taken");
-      else if (bd != blk_desc_ || bt != blk_tid_) blk_errors.push_back("cycle " + std::to_string(cycle) + ": blk data changed while not taken");
+      if (!bv)
+        blk_errors.push_back("cycle " + std::to_string(cycle) +
+                             ": blk_valid_o dropped while not taken");
+      else if (bd != blk_desc_ || bt != blk_tid_)
+        blk_errors.push_back("cycle " + std::to_string(cycle) +
+                             ": blk data changed while not taken");
     }
     if (pkt_held_) {
-      if (!pv) pkt_errors.push_back("cycle " + std::to_string(cycle) + ": pkt_valid_o dropped while not taken");
-      else if (pd != pkt_data_) pkt_errors.push_back("cycle " + std::to_string(cycle) + ": pkt data changed while not taken");
+      if (!pv)
+        pkt_errors.push_back("cycle " + std::to_string(cycle) +
+                             ": pkt_valid_o dropped while not taken");
+      else if (pd != pkt_data_)
+        pkt_errors.push_back("cycle " + std::to_string(cycle) +
+                             ": pkt data changed while not taken");
     }
     blk_held_ = bv && !br;
     pkt_held_ = pv && !pr;
@@ -83,9 +91,12 @@ TEST_CASE("backpressure: blk port stalled, forced and random", "[engine][backpre
   env.tb.ctrl().add(pc);
   std::vector<ni::Descriptor> ds;
   for (unsigned i = 0; i < 24; ++i) {
-    const ni::Kind k = i % 3 == 0 ? ni::Kind::Tid : i % 3 == 1 ? ni::Kind::OneFid : ni::Kind::FourFid;
-    ds.push_back(mem_desc(i / 8, 2 * i % 64, k, 0x1000000ull * i, kNode | (0x100000000ull * i + 0x3000 * i),
-                          70000 * (1 + i % 5), uint8_t(i % 16)));
+    const ni::Kind k = i % 3 == 0   ? ni::Kind::Tid
+                       : i % 3 == 1 ? ni::Kind::OneFid
+                                    : ni::Kind::FourFid;
+    ds.push_back(mem_desc(i / 8, 2 * i % 64, k, 0x1000000ull * i,
+                          kNode | (0x100000000ull * i + 0x3000 * i), 70000 * (1 + i % 5),
+                          uint8_t(i % 16)));
   }
   // A long stall from the start: the first block waits in stage 3 (and stage 2 behind it).
   env.tb.blk_stall().force(env.cycle(), 400);
@@ -112,16 +123,19 @@ TEST_CASE("backpressure: blk port stalled, forced and random", "[engine][backpre
   env.finish();
 }
 
-TEST_CASE("backpressure: pkt port stalled past the packet queue's depth", "[engine][backpressure]") {
+TEST_CASE("backpressure: pkt port stalled past the packet queue's depth",
+          "[engine][backpressure]") {
   Env env;
   PortChecker pc(env.tb.dut());
   env.tb.ctrl().add(pc);
   // 48 inline transfers (3 x PktFifoDepth) and 8 notifying memory transfers (control packets).
   std::vector<ni::Descriptor> ds;
-  for (unsigned i = 0; i < 48; ++i) ds.push_back(inline_desc(i / 32, (i % 32) * 2, 1 + i % 32, i % 32 >= 16, kNode | i));
+  for (unsigned i = 0; i < 48; ++i)
+    ds.push_back(inline_desc(i / 32, (i % 32) * 2, 1 + i % 32, i % 32 >= 16, kNode | i));
   std::vector<ni::Descriptor> ms;
   for (unsigned i = 0; i < 8; ++i) {
-    ms.push_back(notify_desc(3, 2 * i, ni::Kind::Tid, 0x100 * i, kNode | (0x10000 * i), 100 + i, 0xA000 + i, 0xB000 + i));
+    ms.push_back(notify_desc(3, 2 * i, ni::Kind::Tid, 0x100 * i, kNode | (0x10000 * i), 100 + i,
+                             0xA000 + i, 0xB000 + i));
   }
   env.tb.pkt_stall().force(env.cycle(), 600);
   std::vector<sim::AxiWrite> ws;
@@ -154,7 +168,8 @@ TEST_CASE("backpressure: pkt port stalled past the packet queue's depth", "[engi
   CHECK(n == 48);
   for (unsigned i = 0; i < ms.size(); ++i) {
     REQUIRE(env.col.packets_of(ms[i].xfer()).size() == 1);
-    check_block(env.col.blocks_of(ms[i].xfer()).at(0), expected_blocks(ms[i], 48 + i, 0, {48 + i}).front());
+    check_block(env.col.blocks_of(ms[i].xfer()).at(0),
+                expected_blocks(ms[i], 48 + i, 0, {48 + i}).front());
     check_ctrl_packet(env.col.packets_of(ms[i].xfer())[0], ms[i], 48 + i, 48 + i, 1);
   }
   const Stats st = env.stats();
@@ -175,10 +190,21 @@ TEST_CASE("backpressure: both ports stalled at random, mixed traffic", "[engine]
   for (unsigned i = 0; i < 64; ++i) {
     const unsigned page = 8 + i / 32, ch = (i % 32) * 2;
     switch (i % 4) {
-      case 0: ds.push_back(inline_desc(page, ch, 1 + i % 32, i % 32 >= 16, kNode | i)); break;
-      case 1: ds.push_back(mem_desc(page, ch, ni::Kind::Tid, 0x10000ull * i, kNode | (0x1000000ull * i + 0x100), 3 * 65536)); break;
-      case 2: ds.push_back(notify_desc(page, ch, ni::Kind::OneFid, 0x10000ull * i, kNode | (0x1000000ull * i), 150000, i, i)); break;
-      default: ds.push_back(mem_desc(page, ch, ni::Kind::FourFid, 0x10000ull * i, kNode | (0x1000000ull * i + 0x8000), 9 * 65536)); break;
+      case 0:
+        ds.push_back(inline_desc(page, ch, 1 + i % 32, i % 32 >= 16, kNode | i));
+        break;
+      case 1:
+        ds.push_back(mem_desc(page, ch, ni::Kind::Tid, 0x10000ull * i,
+                              kNode | (0x1000000ull * i + 0x100), 3 * 65536));
+        break;
+      case 2:
+        ds.push_back(notify_desc(page, ch, ni::Kind::OneFid, 0x10000ull * i,
+                                 kNode | (0x1000000ull * i), 150000, i, i));
+        break;
+      default:
+        ds.push_back(mem_desc(page, ch, ni::Kind::FourFid, 0x10000ull * i,
+                              kNode | (0x1000000ull * i + 0x8000), 9 * 65536));
+        break;
     }
   }
   std::vector<sim::AxiWrite> ws;

@@ -25,9 +25,11 @@ std::vector<Packet> ctrl_of(Env& env, unsigned x) {
 
 }  // namespace
 
-TEST_CASE("completion: control packet of a 1-block transfer leaves right behind its block", "[engine][completion]") {
+TEST_CASE("completion: control packet of a 1-block transfer leaves right behind its block",
+          "[engine][completion]") {
   Env env(/*auto_ack=*/false);
-  const ni::Descriptor d = notify_desc(0, 2, ni::Kind::OneFid, 0x1234, kNode | 0xABCD00, 777, kNaddr, kNtag, 3);
+  const ni::Descriptor d =
+      notify_desc(0, 2, ni::Kind::OneFid, 0x1234, kNode | 0xABCD00, 777, kNaddr, kNtag, 3);
   REQUIRE(env.write_desc(d) == sim::kRespOkay);
   env.wait_outputs(2);
   REQUIRE(env.col.blocks.size() == 1);
@@ -48,8 +50,8 @@ TEST_CASE("completion: control packet of a 1-block transfer leaves right behind 
   // The CRC again, over bytes laid out by hand: header (16) + notify address, tag, size,
   // total (the 32-byte payload).
   std::vector<uint8_t> bytes;
-  const uint64_t h0 = 1u | (512ull << 4) | (0ull << 14) | (32ull << 28) | (1ull << 34) | (0ull << 35) |
-                      (uint64_t(d.xfer()) << 39);
+  const uint64_t h0 = 1u | (512ull << 4) | (0ull << 14) | (32ull << 28) | (1ull << 34) |
+                      (0ull << 35) | (uint64_t(d.xfer()) << 39);
   const uint64_t words[6] = {h0, d.dst, kNaddr, kNtag, 777u | (1ull << 32), 0};
   for (uint64_t w : words) {
     for (unsigned i = 0; i < 8; ++i) bytes.push_back(uint8_t(w >> (8 * i)));
@@ -63,7 +65,8 @@ TEST_CASE("completion: control packet after total-1 ACKs, whichever block is ack
           "[engine][completion]") {
   Env env(/*auto_ack=*/false);
   SECTION("2 blocks, ACKs in order") {
-    const ni::Descriptor d = notify_desc(1, 4, ni::Kind::Tid, 0x10, kNode | 0x18000, 0x10000, kNaddr, kNtag);
+    const ni::Descriptor d =
+        notify_desc(1, 4, ni::Kind::Tid, 0x10, kNode | 0x18000, 0x10000, kNaddr, kNtag);
     REQUIRE(env.write_desc(d) == sim::kRespOkay);
     env.wait_outputs(2);  // both blocks (MaxOutstanding 2), no control packet yet
     const std::vector<Block> b = env.col.blocks_of(d.xfer());
@@ -80,7 +83,8 @@ TEST_CASE("completion: control packet after total-1 ACKs, whichever block is ack
     CHECK(env.col.status_cycle(d.wch(), kDone) > ctrl_of(env, d.xfer())[0].cycle);
   }
   SECTION("2 blocks, the last block's ACK first") {
-    const ni::Descriptor d = notify_desc(1, 6, ni::Kind::FourFid, 0x10, kNode | 0x18000, 0x10000, kNaddr, kNtag);
+    const ni::Descriptor d =
+        notify_desc(1, 6, ni::Kind::FourFid, 0x10, kNode | 0x18000, 0x10000, kNaddr, kNtag);
     REQUIRE(env.write_desc(d) == sim::kRespOkay);
     env.wait_outputs(2);
     const std::vector<Block> b = env.col.blocks_of(d.xfer());
@@ -97,7 +101,8 @@ TEST_CASE("completion: control packet after total-1 ACKs, whichever block is ack
     CHECK(env.col.status_cycle(d.wch(), kDone) > env.col.rsps.back().cycle);
   }
   SECTION("3 blocks, the last block's ACK before block 0's") {
-    const ni::Descriptor d = notify_desc(1, 8, ni::Kind::OneFid, 0x10, kNode | 0x10000, 0x20001, kNaddr, kNtag);
+    const ni::Descriptor d =
+        notify_desc(1, 8, ni::Kind::OneFid, 0x10, kNode | 0x10000, 0x20001, kNaddr, kNtag);
     REQUIRE(env.write_desc(d) == sim::kRespOkay);
     env.wait_outputs(2);
     env.ack(env.col.blocks_of(d.xfer())[1]);  // frees an outstanding slot: block 2 goes
@@ -106,7 +111,7 @@ TEST_CASE("completion: control packet after total-1 ACKs, whichever block is ack
     CHECK(b[2].len == 1);
     env.run(20);
     CHECK(ctrl_of(env, d.xfer()).empty());  // 1 of 3 ACKs
-    env.ack(b[2]);                           // the last block's: 2 of 3
+    env.ack(b[2]);                          // the last block's: 2 of 3
     env.run_until([&] { return !ctrl_of(env, d.xfer()).empty(); }, 50, "control packet");
     check_ctrl_packet(ctrl_of(env, d.xfer())[0], d, b[2].tid, b[2].seq, 3);
     CHECK(b[2].tid == 514);
@@ -121,7 +126,8 @@ TEST_CASE("completion: control packet after total-1 ACKs, whichever block is ack
   env.finish();
 }
 
-TEST_CASE("completion: the control packet counts as emitted when written to the packet queue", "[engine][completion]") {
+TEST_CASE("completion: the control packet counts as emitted when written to the packet queue",
+          "[engine][completion]") {
   // design.md 10: with the pkt port stalled, DONE may come while the control packet still
   // waits in the packet queue, never before it was made (pkt_valid_o high at DONE).
   Env env;
@@ -146,7 +152,8 @@ TEST_CASE("completion: the control packet counts as emitted when written to the 
   env.finish();
 }
 
-TEST_CASE("completion: stale-seq, unknown-TID and duplicate responses are dropped and counted", "[engine][completion]") {
+TEST_CASE("completion: stale-seq, unknown-TID and duplicate responses are dropped and counted",
+          "[engine][completion]") {
   Env env(/*auto_ack=*/false);
   const ni::Descriptor d = mem_desc(3, 5, ni::Kind::Tid, 0x10, kNode, 100);
   REQUIRE(env.write_desc(d) == sim::kRespOkay);
@@ -155,11 +162,11 @@ TEST_CASE("completion: stale-seq, unknown-TID and duplicate responses are droppe
   REQUIRE(b.tid == 0);
   REQUIRE(b.seq == 0);
   const std::size_t st0 = env.col.status.size();
-  env.ack(0, 1);               // stale seq
-  env.ack(0, 0x3FFF, true);    // stale seq, NACK: no error either
-  env.ack(700, 0);             // 4xFID range, nothing pending
-  env.ack(1, 0);               // TID-only TID not handed out
-  env.ack(512, 0, true);       // 1xFID range, nothing pending
+  env.ack(0, 1);             // stale seq
+  env.ack(0, 0x3FFF, true);  // stale seq, NACK: no error either
+  env.ack(700, 0);           // 4xFID range, nothing pending
+  env.ack(1, 0);             // TID-only TID not handed out
+  env.ack(512, 0, true);     // 1xFID range, nothing pending
   env.run(10);
   CHECK(env.col.status.size() == st0);  // no status change
   CHECK(env.tb.monitor().status(d.wch()) == kBusy);
@@ -193,7 +200,8 @@ TEST_CASE("completion: stale-seq, unknown-TID and duplicate responses are droppe
   env.finish();
 }
 
-TEST_CASE("completion: NACK -> ERROR once the other blocks resolve; every ID comes back", "[engine][completion]") {
+TEST_CASE("completion: NACK -> ERROR once the other blocks resolve; every ID comes back",
+          "[engine][completion]") {
   Env env(/*auto_ack=*/false);
   // TID-only, 4 blocks: NACK block 0 while block 1 is in flight -> no further block, ERROR at
   // block 1's ACK.
@@ -224,7 +232,8 @@ TEST_CASE("completion: NACK -> ERROR once the other blocks resolve; every ID com
 
   // 4xFID with notify, 2 blocks: NACK the last block first, then ACK block 0 -> ERROR and no
   // control packet; base 192 back to the 4xFID FIFO.
-  const ni::Descriptor m = notify_desc(4, 4, ni::Kind::FourFid, 0x0, kNode | 0x8000, 0x10000, kNaddr, kNtag);
+  const ni::Descriptor m =
+      notify_desc(4, 4, ni::Kind::FourFid, 0x0, kNode | 0x8000, 0x10000, kNaddr, kNtag);
   REQUIRE(env.write_desc(m) == sim::kRespOkay);
   env.run_until([&] { return env.col.blocks_of(m.xfer()).size() == 2; }, 100, "blocks");
   env.ack(env.col.blocks_of(m.xfer())[1], true);
@@ -237,7 +246,8 @@ TEST_CASE("completion: NACK -> ERROR once the other blocks resolve; every ID com
   // Notifying, 2 blocks: the last block's ACK first -> control packet; then a NACK of block
   // 0 -> ERROR all the same (the packet has gone: design.md 6 only suppresses it when the
   // error is known first).
-  const ni::Descriptor n2 = notify_desc(4, 8, ni::Kind::Tid, 0x0, kNode | 0x8000, 0x10000, kNaddr, kNtag);
+  const ni::Descriptor n2 =
+      notify_desc(4, 8, ni::Kind::Tid, 0x0, kNode | 0x8000, 0x10000, kNaddr, kNtag);
   REQUIRE(env.write_desc(n2) == sim::kRespOkay);
   env.run_until([&] { return env.col.blocks_of(n2.xfer()).size() == 2; }, 100, "blocks");
   env.ack(env.col.blocks_of(n2.xfer())[1]);
@@ -251,7 +261,6 @@ TEST_CASE("completion: NACK -> ERROR once the other blocks resolve; every ID com
   env.run_until([&] { return env.col.packets_of(i.xfer()).size() == 1; }, 100, "inline packet");
   env.ack(env.col.packets_of(i.xfer())[0], true);
   env.wait_status(4, 6, kError);
-  env.mark_answered();
 
   Stats s = env.stats();
   CHECK(s[kNacks] == 5);
@@ -266,8 +275,10 @@ TEST_CASE("completion: NACK -> ERROR once the other blocks resolve; every ID com
   // then 192.
   env.auto_mode();
   std::vector<ni::Descriptor> ds;
-  for (unsigned ch = 0; ch < 64; ++ch) ds.push_back(mem_desc(5, ch, ni::Kind::OneFid, 0x0, kNode | (ch << 16), 100));
-  for (unsigned ch = 0; ch < 16; ++ch) ds.push_back(mem_desc(6, ch, ni::Kind::FourFid, 0x0, kNode | (ch << 16), 100));
+  for (unsigned ch = 0; ch < 64; ++ch)
+    ds.push_back(mem_desc(5, ch, ni::Kind::OneFid, 0x0, kNode | (ch << 16), 100));
+  for (unsigned ch = 0; ch < 16; ++ch)
+    ds.push_back(mem_desc(6, ch, ni::Kind::FourFid, 0x0, kNode | (ch << 16), 100));
   std::vector<sim::AxiWrite> ws;
   for (const auto& d : ds) ws.push_back(desc_writes(d).front());
   for (uint8_t r : env.write_all(ws)) REQUIRE(r == sim::kRespOkay);

@@ -37,8 +37,10 @@ void run_transfer(Env& env, Ids& ids, const ni::Descriptor& d, const Shape& s) {
   REQUIRE(env.status(d.page, d.channel) == kBusy);  // ACKs withheld: still BUSY
   env.ack_until_finished(d.page, d.channel);
 
-  const std::vector<Block> blocks(env.col.blocks.begin() + std::ptrdiff_t(b0), env.col.blocks.end());
-  const std::vector<Packet> pkts(env.col.packets.begin() + std::ptrdiff_t(p0), env.col.packets.end());
+  const std::vector<Block> blocks(env.col.blocks.begin() + std::ptrdiff_t(b0),
+                                  env.col.blocks.end());
+  const std::vector<Packet> pkts(env.col.packets.begin() + std::ptrdiff_t(p0),
+                                 env.col.packets.end());
   if (d.kind == ni::Kind::Inline) {
     REQUIRE(blocks.empty());
     REQUIRE(pkts.size() == 1);  // no control packet for inline transfers, even with notify
@@ -100,8 +102,8 @@ TEST_CASE("forms: memory descriptors, every kind, short and long, every beat wid
   // Short TID-only, 4 blocks from an aligned dst: 3 x 64 KiB + 5 bytes, one 128-bit burst.
   // TIDs 0,1,2,3 (FIFO order after reset), seqs 0..3.
   {
-    const ni::Descriptor d = mem_desc(p, 4, ni::Kind::Tid, 0x0000700000001000ull, kNode | 0x0000001234560000ull,
-                                      3 * 65536 + 5, 3);
+    const ni::Descriptor d = mem_desc(p, 4, ni::Kind::Tid, 0x0000700000001000ull,
+                                      kNode | 0x0000001234560000ull, 3 * 65536 + 5, 3);
     run_transfer(env, ids, d, burst16);
     const std::vector<Block> b = env.col.blocks_of(d.xfer());
     REQUIRE(b.size() == 4);
@@ -118,7 +120,8 @@ TEST_CASE("forms: memory descriptors, every kind, short and long, every beat wid
   }
   // Short 1xFID, 5 blocks, one 64-bit burst: FID 128, TIDs 512,513,514,515,512.
   {
-    const ni::Descriptor d = mem_desc(p, 6, ni::Kind::OneFid, 0x10000, kNode | 0x50000, 5 * 65536, 9);
+    const ni::Descriptor d =
+        mem_desc(p, 6, ni::Kind::OneFid, 0x10000, kNode | 0x50000, 5 * 65536, 9);
     run_transfer(env, ids, d, burst8);
     const std::vector<Block> b = env.col.blocks_of(d.xfer());
     REQUIRE(b.size() == 5);
@@ -132,7 +135,8 @@ TEST_CASE("forms: memory descriptors, every kind, short and long, every beat wid
   }
   // Short 4xFID, 6 blocks, two single-beat 128-bit writes: base 192, TIDs 768,772,776,780,769,773.
   {
-    const ni::Descriptor d = mem_desc(p, 8, ni::Kind::FourFid, 0x2000000, kNode | 0x7770000, 6 * 65536, 15);
+    const ni::Descriptor d =
+        mem_desc(p, 8, ni::Kind::FourFid, 0x2000000, kNode | 0x7770000, 6 * 65536, 15);
     run_transfer(env, ids, d, single16);
     const std::vector<Block> b = env.col.blocks_of(d.xfer());
     REQUIRE(b.size() == 6);
@@ -145,8 +149,9 @@ TEST_CASE("forms: memory descriptors, every kind, short and long, every beat wid
   // Long TID-only with notify, 2 blocks (dst 0x8000 into a block), eight single 64-bit writes:
   // control packet with block 1's TID and seq.
   {
-    const ni::Descriptor d = notify_desc(p, 10, ni::Kind::Tid, 0x123456789A0ull, kNode | 0x0000000000ab8000ull,
-                                         0x9000, 0xFEEDFACECAFEBEEFull, 0x0123456789ABCDEFull, 5);
+    const ni::Descriptor d =
+        notify_desc(p, 10, ni::Kind::Tid, 0x123456789A0ull, kNode | 0x0000000000ab8000ull, 0x9000,
+                    0xFEEDFACECAFEBEEFull, 0x0123456789ABCDEFull, 5);
     run_transfer(env, ids, d, single8);
     accepted += 1;
     blocks += 2;
@@ -155,7 +160,8 @@ TEST_CASE("forms: memory descriptors, every kind, short and long, every beat wid
   // Long 1xFID with notify, 1 block, one 4-beat 128-bit burst over both lines: FID 129 (128
   // went back to the tail), TID 516; the control packet leaves with the block.
   {
-    const ni::Descriptor d = notify_desc(p, 12, ni::Kind::OneFid, 0x40, kNode | 0x10, 100, 0x1000, 0x2000, 7);
+    const ni::Descriptor d =
+        notify_desc(p, 12, ni::Kind::OneFid, 0x40, kNode | 0x10, 100, 0x1000, 0x2000, 7);
     run_transfer(env, ids, d, burst16);
     const std::vector<Block> b = env.col.blocks_of(d.xfer());
     REQUIRE(b.size() == 1);
@@ -170,8 +176,9 @@ TEST_CASE("forms: memory descriptors, every kind, short and long, every beat wid
   }
   // Long 4xFID with notify, 3 blocks, one 8-beat 64-bit burst: base 196 -> TIDs 784,788,792.
   {
-    const ni::Descriptor d = notify_desc(p, 14, ni::Kind::FourFid, 0xABC0000, kNode | 0xFFFF0000ull + 0x100,
-                                         2 * 65536 + 1, 0x5555, 0xAAAA, 12);
+    const ni::Descriptor d =
+        notify_desc(p, 14, ni::Kind::FourFid, 0xABC0000, kNode | 0xFFFF0000ull + 0x100,
+                    2 * 65536 + 1, 0x5555, 0xAAAA, 12);
     run_transfer(env, ids, d, burst8);
     const std::vector<Block> b = env.col.blocks_of(d.xfer());
     REQUIRE(b.size() == 3);
@@ -195,7 +202,8 @@ TEST_CASE("forms: memory descriptors, every kind, short and long, every beat wid
   }
   // 1-byte TID-only transfer, each word a one-lane 16-byte beat.
   {
-    const ni::Descriptor d = mem_desc(p, 17, ni::Kind::Tid, 0xDEAD0000BEEFull, kNode | 0xFFFF, 1, 0);
+    const ni::Descriptor d =
+        mem_desc(p, 17, ni::Kind::Tid, 0xDEAD0000BEEFull, kNode | 0xFFFF, 1, 0);
     std::vector<sim::AxiWrite> ws;
     const std::vector<uint64_t> w = d.encode();
     for (unsigned i = 0; i < 4; ++i) ws.push_back(word_write(word_addr(p, 17, i), w[i], 16));
@@ -257,7 +265,8 @@ TEST_CASE("forms: inline descriptors of 1..32 bytes, short, long and <= 16 writt
   auto one = [&](uint32_t size, bool is_long, bool notify) {
     const unsigned page = 5 + n % 3;
     const unsigned ch = (2 * n) % 64;  // even: long ones need it
-    const ni::Descriptor d = inline_desc(page, ch, size, is_long, (uint64_t(0x1000 + n) << 48) | (0x100 * n), notify);
+    const ni::Descriptor d =
+        inline_desc(page, ch, size, is_long, (uint64_t(0x1000 + n) << 48) | (0x100 * n), notify);
     run_transfer(env, ids, d, shapes[n % 4]);
     ++n;
   };
@@ -284,14 +293,15 @@ TEST_CASE("forms: all 24 word orders of a line, with 64-bit and 128-bit beats", 
     // Inline (the payload words show where each word landed) and memory, alternately; each
     // word an 8-byte single-beat write, or a one-lane 16-byte write.
     const unsigned ch = n % 64;
-    ni::Descriptor d = (n % 2 == 0)
-                           ? inline_desc(1, ch, 16, false, kNode | n)
-                           : mem_desc(1, ch, ni::Kind::Tid, 0x1000 * n, kNode | (0x10000 * n + 0x40 * n), 100 + n);
+    ni::Descriptor d = (n % 2 == 0) ? inline_desc(1, ch, 16, false, kNode | n)
+                                    : mem_desc(1, ch, ni::Kind::Tid, 0x1000 * n,
+                                               kNode | (0x10000 * n + 0x40 * n), 100 + n);
     const std::vector<uint64_t> w = d.encode();
     INFO("word order " << perm[0] << perm[1] << perm[2] << perm[3]);
     const std::size_t p0 = env.col.packets.size(), b0 = env.col.blocks.size();
     for (unsigned j = 0; j < 4; ++j) {
-      REQUIRE(env.write(word_write(word_addr(1, ch, perm[j]), w[perm[j]], n % 3 == 0 ? 16 : 8)) == sim::kRespOkay);
+      REQUIRE(env.write(word_write(word_addr(1, ch, perm[j]), w[perm[j]], n % 3 == 0 ? 16 : 8)) ==
+              sim::kRespOkay);
       // The transfer goes live with the fourth word only.
       CHECK(env.tb.monitor().status(d.wch()) == (j < 3 ? kIdle : kBusy));
     }
@@ -322,22 +332,27 @@ TEST_CASE("forms: all 24 word orders of a line, with 64-bit and 128-bit beats", 
     run_transfer(env, ids, d, Shape{16, false, order});
   }
   // Long descriptors, 64-bit words: line 0 in one order, then line 1 in another.
-  const std::vector<std::vector<unsigned>> long_orders = {
-      {3, 2, 1, 0, 7, 6, 5, 4}, {1, 3, 0, 2, 6, 4, 7, 5}, {2, 0, 3, 1, 4, 7, 5, 6}, {0, 1, 2, 3, 7, 4, 6, 5}};
+  const std::vector<std::vector<unsigned>> long_orders = {{3, 2, 1, 0, 7, 6, 5, 4},
+                                                          {1, 3, 0, 2, 6, 4, 7, 5},
+                                                          {2, 0, 3, 1, 4, 7, 5, 6},
+                                                          {0, 1, 2, 3, 7, 4, 6, 5}};
   for (unsigned k = 0; k < long_orders.size(); ++k) {
     const unsigned ch = 50 + 2 * k;
-    const ni::Descriptor d =
-        k % 2 == 0 ? inline_desc(3, ch, 17 + k, true, kNode | (k << 8))
-                   : notify_desc(3, ch, ni::Kind::Tid, 0x10 * k, kNode | (0x30000 + k), 1000 * k, 0xA0 + k, 0xB0 + k);
+    const ni::Descriptor d = k % 2 == 0
+                                 ? inline_desc(3, ch, 17 + k, true, kNode | (k << 8))
+                                 : notify_desc(3, ch, ni::Kind::Tid, 0x10 * k,
+                                               kNode | (0x30000 + k), 1000 * k, 0xA0 + k, 0xB0 + k);
     run_transfer(env, ids, d, Shape{8, false, long_orders[k]});
   }
   CHECK(env.stat(kWritesRejected) == 0);
   env.finish();
 }
 
-TEST_CASE("forms: the last page and write channels (xfer 1982/1983, write channels 1022/1023)", "[engine][forms]") {
+TEST_CASE("forms: the last page and write channels (xfer 1982/1983, write channels 1022/1023)",
+          "[engine][forms]") {
   Env env(/*auto_ack=*/false);
-  const ni::Descriptor l = notify_desc(15, 62, ni::Kind::FourFid, 0xF00, kNode | 0xF0000, 65537, 0xAB, 0xCD, 15);
+  const ni::Descriptor l =
+      notify_desc(15, 62, ni::Kind::FourFid, 0xF00, kNode | 0xF0000, 65537, 0xAB, 0xCD, 15);
   REQUIRE(env.write_desc(l) == sim::kRespOkay);
   env.wait_outputs(2);
   const ni::Descriptor s63 = inline_desc(15, 63, 16, false, kNode | 0xF);

@@ -21,7 +21,8 @@ TEST_CASE("ids: thesis 3.8 example, 16-block 4xFID transfer after reset; 1xFID T
           "[engine][ids]") {
   Env env;  // immediate ACKs
   // 16 blocks of 64 KiB from an aligned dst.
-  const ni::Descriptor m = mem_desc(0, 0, ni::Kind::FourFid, 0x100000, kNode | 0x1000000, 16 * 65536);
+  const ni::Descriptor m =
+      mem_desc(0, 0, ni::Kind::FourFid, 0x100000, kNode | 0x1000000, 16 * 65536);
   REQUIRE(env.write_desc(m) == sim::kRespOkay);
   env.wait_status(0, 0, kDone);
   const std::vector<Block> b = env.col.blocks_of(m.xfer());
@@ -60,7 +61,8 @@ TEST_CASE("ids: thesis 3.8 example, 16-block 4xFID transfer after reset; 1xFID T
   env.finish();
 }
 
-TEST_CASE("ids: TID-only blocks take TIDs in FIFO order; returned TIDs go to the tail", "[engine][ids]") {
+TEST_CASE("ids: TID-only blocks take TIDs in FIFO order; returned TIDs go to the tail",
+          "[engine][ids]") {
   Env env(/*auto_ack=*/false);
   // Three 1-block TID-only transfers: TIDs 0, 1, 2.
   std::vector<ni::Descriptor> abc;
@@ -74,12 +76,12 @@ TEST_CASE("ids: TID-only blocks take TIDs in FIFO order; returned TIDs go to the
   env.ack(env.col.blocks[2]);
   env.ack(env.col.blocks[0]);
   env.ack(env.col.blocks[1]);
-  env.mark_answered();
   for (unsigned i = 0; i < 3; ++i) env.wait_status(1, i, kDone);
   // A 515-block TID-only transfer with immediate ACKs: TIDs 3..511 (509 blocks), then 2, 0, 1,
   // then 3, 4, 5 (returned by this transfer's own first ACKs, behind 2, 0, 1).
   env.auto_mode();
-  const ni::Descriptor big = mem_desc(1, 10, ni::Kind::Tid, 0x0, kNode | 0x100000000ull, 515 * 65536u);
+  const ni::Descriptor big =
+      mem_desc(1, 10, ni::Kind::Tid, 0x0, kNode | 0x100000000ull, 515 * 65536u);
   REQUIRE(env.write_desc(big) == sim::kRespOkay);
   env.wait_status(1, 10, kDone, 20000);
   const std::vector<Block> b = env.col.blocks_of(big.xfer());
@@ -89,13 +91,16 @@ TEST_CASE("ids: TID-only blocks take TIDs in FIFO order; returned TIDs go to the
   for (unsigned t : {2u, 0u, 1u, 3u, 4u, 5u}) want.push_back(t);
   CHECK(tids_of(b) == want);
   for (unsigned k = 0; k < 515; ++k) {
-    if (b[k].seq != 3 + k) FAIL_CHECK("block " << k << ": seq " << b[k].seq << ", expected " << 3 + k);
+    if (b[k].seq != 3 + k)
+      FAIL_CHECK("block " << k << ": seq " << b[k].seq << ", expected " << 3 + k);
   }
   env.finish();
 }
 
-TEST_CASE("ids: a congestion-managed TID still in flight is not reused; the transfer waits without blocking others",
-          "[engine][ids]") {
+TEST_CASE(
+    "ids: a congestion-managed TID still in flight is not reused; the transfer waits without "
+    "blocking others",
+    "[engine][ids]") {
   Env env(/*auto_ack=*/false);
   // Unipath, 6 blocks: FID 128, TIDs 512,513,514,515,512,513. MaxOutstanding = 2.
   const ni::Descriptor u = mem_desc(2, 0, ni::Kind::OneFid, 0x0, kNode, 6 * 65536, 4);
@@ -120,7 +125,8 @@ TEST_CASE("ids: a congestion-managed TID still in flight is not reused; the tran
   // ...while another unipath transfer of the same priority goes ahead: FID 129, TIDs 516, 517.
   const ni::Descriptor v = mem_desc(2, 1, ni::Kind::OneFid, 0x0, kNode | 0x100000, 2 * 65536, 4);
   REQUIRE(env.write_desc(v) == sim::kRespOkay);
-  env.run_until([&] { return env.col.blocks_of(v.xfer()).size() == 2; }, 200, "the other transfer's blocks");
+  env.run_until([&] { return env.col.blocks_of(v.xfer()).size() == 2; }, 200,
+                "the other transfer's blocks");
   CHECK(tids_of(env.col.blocks_of(v.xfer())) == std::vector<unsigned>{516, 517});
   CHECK(env.col.blocks_of(v.xfer())[0].seq == 4);  // u's blocks 0..3 took seqs 0..3
   CHECK(env.col.blocks_of(v.xfer())[1].seq == 5);
@@ -132,7 +138,6 @@ TEST_CASE("ids: a congestion-managed TID still in flight is not reused; the tran
   CHECK(blk(5).tid == 513);
   CHECK(blk(4).seq == 6);
   CHECK(blk(5).seq == 7);
-  env.mark_answered();
   env.ack(blk(4));
   env.ack(blk(5));
   for (const Block& x : env.col.blocks_of(v.xfer())) env.ack(x);
@@ -167,29 +172,34 @@ TEST_CASE("ids: a 4xFID transfer's block 16 waits for block 0's ACK (same TID)",
   env.ack(blocks()[16]);
   env.ack(blocks()[17]);
   env.wait_status(3, 0, kDone);
-  env.mark_answered();
   env.finish();
 }
 
-TEST_CASE("ids: a queue whose IDs have run out waits; the others go on; returned IDs are taken at once",
-          "[engine][ids]") {
+TEST_CASE(
+    "ids: a queue whose IDs have run out waits; the others go on; returned IDs are taken at once",
+    "[engine][ids]") {
   // ICD 5: "A queue is eligible only when the IDs it needs are available."
   Env env(/*auto_ack=*/false);
   // 256 TID-only transfers of 2 blocks, ACKs withheld: all 512 TIDs in flight.
   std::vector<sim::AxiWrite> ws;
   for (unsigned i = 0; i < 256; ++i) {
-    ws.push_back(desc_writes(mem_desc(i / 64, i % 64, ni::Kind::Tid, 0x0, kNode | (uint64_t(i) << 24), 2 * 65536)).front());
+    ws.push_back(desc_writes(mem_desc(i / 64, i % 64, ni::Kind::Tid, 0x0,
+                                      kNode | (uint64_t(i) << 24), 2 * 65536))
+                     .front());
   }
   for (uint8_t r : env.write_all(ws)) REQUIRE(r == sim::kRespOkay);
   env.wait_outputs(512, 20000);
   // A TID-only transfer and an inline one wait; a unipath transfer goes (FID 128, TID 512).
   const ni::Descriptor w = mem_desc(4, 0, ni::Kind::Tid, 0x0, kNode | 0x7700000000ull, 100);
   const ni::Descriptor i = inline_desc(4, 2, 8, false, kNode);
-  const ni::Descriptor u = mem_desc(4, 4, ni::Kind::OneFid, 0x0, kNode | 0x7800000000ull, 2 * 65536);
-  for (uint8_t r : env.write_all({desc_writes(w).front(), desc_writes(i).front(), desc_writes(u).front()})) {
+  const ni::Descriptor u =
+      mem_desc(4, 4, ni::Kind::OneFid, 0x0, kNode | 0x7800000000ull, 2 * 65536);
+  for (uint8_t r :
+       env.write_all({desc_writes(w).front(), desc_writes(i).front(), desc_writes(u).front()})) {
     REQUIRE(r == sim::kRespOkay);
   }
-  env.run_until([&] { return env.col.blocks_of(u.xfer()).size() == 2; }, 200, "the unipath transfer's blocks");
+  env.run_until([&] { return env.col.blocks_of(u.xfer()).size() == 2; }, 200,
+                "the unipath transfer's blocks");
   CHECK(env.col.blocks_of(u.xfer())[0].tid == 512);
   env.run(50);
   CHECK(env.col.blocks_of(w.xfer()).empty());
@@ -212,7 +222,8 @@ TEST_CASE("ids: a queue whose IDs have run out waits; the others go on; returned
   ws.clear();
   std::vector<ni::Descriptor> us;
   for (unsigned k = 0; k < 63; ++k) {
-    us.push_back(mem_desc(5 + k / 32, 2 * (k % 32), ni::Kind::OneFid, 0x0, kNode | (uint64_t(k) << 24), 65536));
+    us.push_back(mem_desc(5 + k / 32, 2 * (k % 32), ni::Kind::OneFid, 0x0,
+                          kNode | (uint64_t(k) << 24), 65536));
     ws.push_back(desc_writes(us.back()).front());
   }
   const ni::Descriptor v = mem_desc(7, 0, ni::Kind::OneFid, 0x0, kNode | 0x7900000000ull, 100);
@@ -220,7 +231,8 @@ TEST_CASE("ids: a queue whose IDs have run out waits; the others go on; returned
   ws.push_back(desc_writes(v).front());
   ws.push_back(desc_writes(m).front());
   for (uint8_t r : env.write_all(ws)) REQUIRE(r == sim::kRespOkay);
-  env.run_until([&] { return env.col.blocks_of(m.xfer()).size() == 1; }, 1000, "the multipath transfer's block");
+  env.run_until([&] { return env.col.blocks_of(m.xfer()).size() == 1; }, 1000,
+                "the multipath transfer's block");
   CHECK(env.col.blocks_of(m.xfer())[0].tid == 768);
   for (unsigned k = 0; k < 63; ++k) {
     REQUIRE(env.col.blocks_of(us[k].xfer()).size() == 1);
@@ -238,7 +250,6 @@ TEST_CASE("ids: a queue whose IDs have run out waits; the others go on; returned
   }
   env.ack(env.col.blocks_of(w.xfer())[0]);
   env.ack(env.col.packets_of(i.xfer())[0]);
-  env.mark_answered();
   env.run_until([&] { return env.tb.model().live_now() == 0; }, 5000, "all transfers finished");
   env.finish();
 }

@@ -16,21 +16,23 @@ sim::AxiWrite w8(const ni::Descriptor& d, unsigned i) {
 
 }  // namespace
 
-TEST_CASE("interleave (AccSets=1): another line while one is partly accumulated", "[engine][interleave]") {
+TEST_CASE("interleave (AccSets=1): another line while one is partly accumulated",
+          "[engine][interleave]") {
   REQUIRE(sim::built_params().acc_sets == 1);
   Env env;
   const ni::Descriptor a = mem_desc(0, 3, ni::Kind::Tid, 0xAAAA0000, kNode | 0x10000, 1000);
   const ni::Descriptor b = mem_desc(0, 9, ni::Kind::Tid, 0xBBBB0000, kNode | 0x20000, 2000);
-  const ni::Descriptor c = mem_desc(7, 3, ni::Kind::Tid, 0xCCCC0000, kNode | 0x30000, 3000);  // same channel, other page
+  const ni::Descriptor c =
+      mem_desc(7, 3, ni::Kind::Tid, 0xCCCC0000, kNode | 0x30000, 3000);  // same channel, other page
 
   // a: w0, w2 accumulated.
   REQUIRE(env.write(w8(a, 0)) == sim::kRespOkay);
   REQUIRE(env.write(w8(a, 2)) == sim::kRespOkay);
   // Intruders: b's w0 and w3 (same page), c's w1 (other page: with one set, also interleaving),
   // a 16-byte beat with both of b's words, a word of the next line (channel 4).
-  const std::vector<uint8_t> r = env.write_all({w8(b, 0), w8(b, 3), w8(c, 1),
-                                                burst(word_addr(0, 9, 0), {b.encode()[0], b.encode()[1]}, 16),
-                                                word_write(word_addr(0, 4, 0), 0x1234)});
+  const std::vector<uint8_t> r = env.write_all(
+      {w8(b, 0), w8(b, 3), w8(c, 1), burst(word_addr(0, 9, 0), {b.encode()[0], b.encode()[1]}, 16),
+       word_write(word_addr(0, 4, 0), 0x1234)});
   for (uint8_t x : r) CHECK(x == sim::kRespSlverr);
   env.run(20);
   CHECK(env.col.outputs() == 0);
@@ -65,7 +67,8 @@ TEST_CASE("interleave (AccSets=1): another line while one is partly accumulated"
   env.finish();
 }
 
-TEST_CASE("interleave (AccSets=1): thesis figure 3.4 word orders of a long descriptor", "[engine][interleave]") {
+TEST_CASE("interleave (AccSets=1): thesis figure 3.4 word orders of a long descriptor",
+          "[engine][interleave]") {
   REQUIRE(sim::built_params().acc_sets == 1);
   Env env;
   // A long inline descriptor of 32 bytes written with 64-bit stores, words w0..w7.
@@ -79,7 +82,9 @@ TEST_CASE("interleave (AccSets=1): thesis figure 3.4 word orders of a long descr
     check_inline_packet(env.col.packets[0], d, 0, 0);
     CHECK(env.stat(kWritesRejected) == 0);
   }
-  SECTION("illegal: a line-1 word before line 0 is complete is rejected; the descriptor still completes") {
+  SECTION(
+      "illegal: a line-1 word before line 0 is complete is rejected; the descriptor still "
+      "completes") {
     // w0 w1 w4(!) w2 w3 ...: w4 interleaves with the partial line 0 -> SLVERR, dropped.
     std::vector<uint8_t> r = env.write_all({w8(d, 0), w8(d, 1), w8(d, 4), w8(d, 2), w8(d, 3)});
     CHECK(r == std::vector<uint8_t>{0, 0, sim::kRespSlverr, 0, 0});
@@ -131,7 +136,8 @@ TEST_CASE("interleave (AccSets=1): thesis figure 3.4 word orders of a long descr
 
 namespace engine_test {
 
-TEST_CASE("interleave (AccSets=1): the pending long descriptor of the accumulator set", "[engine][interleave]") {
+TEST_CASE("interleave (AccSets=1): the pending long descriptor of the accumulator set",
+          "[engine][interleave]") {
   // design.md 3: a set holds one pending long descriptor (line 0 accepted, waiting for line
   // 1). Other complete lines in between leave it alone, a short descriptor written over its
   // line 0 cancels it, a newer line 0 abandons it; a line 1 without its pending line 0 is
@@ -141,7 +147,8 @@ TEST_CASE("interleave (AccSets=1): the pending long descriptor of the accumulato
   Env env;
   auto line = [](const ni::Descriptor& d, unsigned l) {
     const std::vector<uint64_t> w = d.encode();
-    return burst(word_addr(d.page, d.channel + l, 0), {w[4 * l], w[4 * l + 1], w[4 * l + 2], w[4 * l + 3]}, 16);
+    return burst(word_addr(d.page, d.channel + l, 0),
+                 {w[4 * l], w[4 * l + 1], w[4 * l + 2], w[4 * l + 3]}, 16);
   };
   const ni::Descriptor l20 = inline_desc(0, 20, 24, true, kNode | 20);
   const ni::Descriptor s30 = mem_desc(3, 30, ni::Kind::Tid, 0x30, kNode | 0x30000, 30);
@@ -150,8 +157,8 @@ TEST_CASE("interleave (AccSets=1): the pending long descriptor of the accumulato
         std::vector<uint8_t>(3, sim::kRespOkay));
   env.wait_status(0, 20, kDone);
   env.wait_status(3, 30, kDone);
-  check_inline_packet(env.col.packets_of(l20.xfer()).at(0), l20, env.col.packets_of(l20.xfer())[0].tid,
-                      env.col.packets_of(l20.xfer())[0].seq);
+  check_inline_packet(env.col.packets_of(l20.xfer()).at(0), l20,
+                      env.col.packets_of(l20.xfer())[0].tid, env.col.packets_of(l20.xfer())[0].seq);
   // Line 0 at 22, then a short descriptor at 22 (accepted: the channel is IDLE): the pending
   // long is cancelled, its line 1 rejected.
   const ni::Descriptor l22 = inline_desc(0, 22, 30, true, kNode | 22);

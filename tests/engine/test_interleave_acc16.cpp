@@ -51,8 +51,8 @@ TEST_CASE("interleave (AccSets=16): long descriptors of 16 pages, lines interlea
   std::vector<ni::Descriptor> ds;
   for (unsigned p = 0; p < 16; ++p) {
     ds.push_back(p % 2 == 0 ? inline_desc(p, 8, 17 + p, true, kNode | p)
-                            : notify_desc(p, 8, ni::Kind::Tid, 0x100 * p, kNode | (0x10000 * p), 500 + p, 0xA0 + p,
-                                          0xB0 + p));
+                            : notify_desc(p, 8, ni::Kind::Tid, 0x100 * p, kNode | (0x10000 * p),
+                                          500 + p, 0xA0 + p, 0xB0 + p));
   }
   // Every page's word i before any page's word i+1: each page's line 0 is completed, pending,
   // while 15 other pages hold partial lines; then the line 1s the same way.
@@ -82,7 +82,8 @@ TEST_CASE("interleave (AccSets=16): long descriptors of 16 pages, lines interlea
   env.finish();
 }
 
-TEST_CASE("interleave (AccSets=16): within one page another line still interleaves", "[engine][interleave][acc16]") {
+TEST_CASE("interleave (AccSets=16): within one page another line still interleaves",
+          "[engine][interleave][acc16]") {
   REQUIRE(sim::built_params().acc_sets == 16);
   Env env;
   const ni::Descriptor a = mem_desc(5, 20, ni::Kind::Tid, 0xA000, kNode | 0x10000, 100);
@@ -101,10 +102,15 @@ TEST_CASE("interleave (AccSets=16): within one page another line still interleav
   // A pending long descriptor is per set too: line 0 on page 7 and on page 8, then both line 1s.
   const ni::Descriptor l7 = inline_desc(7, 0, 20, true, kNode);
   const ni::Descriptor l8 = inline_desc(8, 0, 30, true, kNode);
-  const std::vector<uint8_t> r = env.write_all({burst(word_addr(7, 0, 0), {l7.encode()[0], l7.encode()[1], l7.encode()[2], l7.encode()[3]}, 16),
-                                                burst(word_addr(8, 0, 0), {l8.encode()[0], l8.encode()[1], l8.encode()[2], l8.encode()[3]}, 16),
-                                                burst(word_addr(7, 1, 0), {l7.encode()[4], l7.encode()[5], l7.encode()[6], l7.encode()[7]}, 16),
-                                                burst(word_addr(8, 1, 0), {l8.encode()[4], l8.encode()[5], l8.encode()[6], l8.encode()[7]}, 16)});
+  const std::vector<uint8_t> r =
+      env.write_all({burst(word_addr(7, 0, 0),
+                           {l7.encode()[0], l7.encode()[1], l7.encode()[2], l7.encode()[3]}, 16),
+                     burst(word_addr(8, 0, 0),
+                           {l8.encode()[0], l8.encode()[1], l8.encode()[2], l8.encode()[3]}, 16),
+                     burst(word_addr(7, 1, 0),
+                           {l7.encode()[4], l7.encode()[5], l7.encode()[6], l7.encode()[7]}, 16),
+                     burst(word_addr(8, 1, 0),
+                           {l8.encode()[4], l8.encode()[5], l8.encode()[6], l8.encode()[7]}, 16)});
   CHECK(r == std::vector<uint8_t>(4, sim::kRespOkay));
   env.wait_status(7, 0, kDone);
   env.wait_status(8, 0, kDone);

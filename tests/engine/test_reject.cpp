@@ -55,7 +55,8 @@ void expect_rejected(Env& env, std::vector<sim::AxiWrite> ws, std::vector<bool> 
 void expect_works(Env& env, unsigned page, unsigned ch) {
   INFO("legal descriptor at page " << page << " channel " << ch);
   const std::size_t out0 = env.col.outputs();
-  const ni::Descriptor d = mem_desc(page, ch, ni::Kind::Tid, 0xC0FFEE000ull + ch, kNode | (0x10000ull * ch), 64 + ch);
+  const ni::Descriptor d =
+      mem_desc(page, ch, ni::Kind::Tid, 0xC0FFEE000ull + ch, kNode | (0x10000ull * ch), 64 + ch);
   REQUIRE(env.write_desc(d) == sim::kRespOkay);
   env.wait_outputs(out0 + 1);
   const Block b = env.col.blocks.back();
@@ -137,7 +138,8 @@ TEST_CASE("reject: descriptor rules R1..R10", "[engine][reject]") {
     const ni::Descriptor s21 = tid_desc(1, 21);
     REQUIRE(env.write_desc(s21) == sim::kRespOkay);
     env.wait_outputs(env.col.outputs() + 1);
-    const ni::Descriptor l20 = notify_desc(1, 20, ni::Kind::Tid, 0x4000, kNode | 0x30000, 500, 0xAA, 0xBB);
+    const ni::Descriptor l20 =
+        notify_desc(1, 20, ni::Kind::Tid, 0x4000, kNode | 0x30000, 500, 0xAA, 0xBB);
     const std::vector<uint64_t> w = l20.encode();
     REQUIRE(env.write(line0(l20, w)) == sim::kRespOkay);
     expect_rejected(env, {line1(l20, w)});
@@ -155,7 +157,8 @@ TEST_CASE("reject: descriptor rules R1..R10", "[engine][reject]") {
   SECTION("R3: odd channel whose even neighbour holds a live long descriptor") {
     Env env(/*auto_ack=*/false);
     // A live long descriptor at (2,30) that stays BUSY: 2 blocks, ACKs withheld.
-    const ni::Descriptor l30 = notify_desc(2, 30, ni::Kind::Tid, 0x8000, kNode | 0x38000, 0x10000, 0x11, 0x22);
+    const ni::Descriptor l30 =
+        notify_desc(2, 30, ni::Kind::Tid, 0x8000, kNode | 0x38000, 0x10000, 0x11, 0x22);
     REQUIRE(env.write_desc(l30) == sim::kRespOkay);
     env.wait_outputs(2);
     REQUIRE(env.tb.monitor().status(l30.wch()) == kBusy);
@@ -246,13 +249,18 @@ TEST_CASE("reject: descriptor rules R1..R10", "[engine][reject]") {
   }
   SECTION("R9: dst_addr[47:0] + size crossing 2^48") {
     Env env;
-    expect_rejected(env, {short_write(mem_desc(8, 14, ni::Kind::Tid, 0, 0x0000FFFFFFFFFFF0ull, 17))});
-    expect_rejected(env, {short_write(mem_desc(8, 14, ni::Kind::OneFid, 0, 0xABCDFFFFFFFF0000ull, 0x10001))});
-    expect_rejected(env, {short_write(mem_desc(8, 14, ni::Kind::FourFid, 0, 0x0000FFFF00000002ull, 0xFFFFFFFF))});
+    expect_rejected(env,
+                    {short_write(mem_desc(8, 14, ni::Kind::Tid, 0, 0x0000FFFFFFFFFFF0ull, 17))});
+    expect_rejected(
+        env, {short_write(mem_desc(8, 14, ni::Kind::OneFid, 0, 0xABCDFFFFFFFF0000ull, 0x10001))});
+    expect_rejected(
+        env,
+        {short_write(mem_desc(8, 14, ni::Kind::FourFid, 0, 0x0000FFFF00000002ull, 0xFFFFFFFF))});
     expect_rejected(env, {short_write(inline_desc(8, 14, 9, false, 0x5555FFFFFFFFFFF8ull))});
     // The edges: ending exactly at 2^48 is legal (node bits [63:48] play no part).
     const std::size_t b0 = env.col.blocks.size();
-    REQUIRE(env.write_desc(mem_desc(8, 14, ni::Kind::Tid, 0x40, 0x1234FFFFFFFFFFF0ull, 16)) == sim::kRespOkay);
+    REQUIRE(env.write_desc(mem_desc(8, 14, ni::Kind::Tid, 0x40, 0x1234FFFFFFFFFFF0ull, 16)) ==
+            sim::kRespOkay);
     env.wait_status(8, 14, kDone);
     REQUIRE(env.col.blocks.size() == b0 + 1);
     CHECK(env.col.blocks.back().dst == 0x1234FFFFFFFFFFF0ull);
@@ -305,8 +313,8 @@ TEST_CASE("reject: AXI-level write rules", "[engine][reject][axi]") {
   const ni::Descriptor d = tid_desc(10, 20);
   const std::vector<uint64_t> w = d.encode();
   const uint32_t a0 = word_addr(10, 20, 0);
-  auto one_beat = [&](uint32_t addr, uint8_t size, uint8_t burst_type, uint64_t lo, uint64_t hi, uint16_t strb,
-                      bool last = true, int len = -1) {
+  auto one_beat = [&](uint32_t addr, uint8_t size, uint8_t burst_type, uint64_t lo, uint64_t hi,
+                      uint16_t strb, bool last = true, int len = -1) {
     sim::AxiWrite x;
     x.addr = addr;
     x.size = size;
@@ -348,15 +356,15 @@ TEST_CASE("reject: AXI-level write rules", "[engine][reject][axi]") {
     }
   }
   SECTION("WSTRB: partial lanes, lanes outside the beat's window") {
-    for (uint16_t s : {uint16_t(0x000F), uint16_t(0x00F0), uint16_t(0x0FF0), uint16_t(0xFF0F), uint16_t(0x0001),
-                       uint16_t(0x8000), uint16_t(0x7FFF), uint16_t(0xFFFE)}) {
+    for (uint16_t s : {uint16_t(0x000F), uint16_t(0x00F0), uint16_t(0x0FF0), uint16_t(0xFF0F),
+                       uint16_t(0x0001), uint16_t(0x8000), uint16_t(0x7FFF), uint16_t(0xFFFE)}) {
       INFO("16-byte beat, WSTRB " << s);
       expect_rejected(env, {one_beat(a0, 4, 1, w[0], w[1], s)});
     }
     // 8-byte beats: the window is the lane addr[3] selects.
-    expect_rejected(env, {one_beat(a0, 3, 1, w[0], w[0], 0xFF00)});       // word 0, upper lane
-    expect_rejected(env, {one_beat(a0, 3, 1, w[0], w[0], 0xFFFF)});       // word 0, both lanes
-    expect_rejected(env, {one_beat(a0 + 8, 3, 1, w[1], w[1], 0x00FF)});   // word 1, lower lane
+    expect_rejected(env, {one_beat(a0, 3, 1, w[0], w[0], 0xFF00)});      // word 0, upper lane
+    expect_rejected(env, {one_beat(a0, 3, 1, w[0], w[0], 0xFFFF)});      // word 0, both lanes
+    expect_rejected(env, {one_beat(a0 + 8, 3, 1, w[1], w[1], 0x00FF)});  // word 1, lower lane
     // 16-byte beat at an odd word (AWADDR[3] = 1): only the upper lane is in the window.
     expect_rejected(env, {one_beat(a0 + 8, 4, 1, w[0], w[1], 0xFFFF)});
     rejected += 12;
@@ -376,7 +384,8 @@ TEST_CASE("reject: AXI-level write rules", "[engine][reject][axi]") {
   SECTION("writes to the read-only and unmapped regions") {
     for (uint32_t region : {1u, 2u, 3u, 5u, 8u, 15u}) {
       INFO("region " << region);
-      expect_rejected(env, {one_beat((region << 16) | (10u << 12) | (20u << 5), 4, 1, 0x2, 0x3, 0xFFFF)});
+      expect_rejected(
+          env, {one_beat((region << 16) | (10u << 12) | (20u << 5), 4, 1, 0x2, 0x3, 0xFFFF)});
       ++rejected;
     }
     CHECK(env.stat(kDescAccepted) == 0);
@@ -441,7 +450,8 @@ TEST_CASE("reject: a beat that breaks a rule is dropped alone; the transaction's
   env.finish();
 }
 
-TEST_CASE("reject: illegal reads answer SLVERR on every beat and clear nothing", "[engine][reject][axi]") {
+TEST_CASE("reject: illegal reads answer SLVERR on every beat and clear nothing",
+          "[engine][reject][axi]") {
   Env env;
   // A DONE channel whose status an illegal read must not clear.
   REQUIRE(env.write_desc(tid_desc(12, 3)) == sim::kRespOkay);
@@ -451,16 +461,17 @@ TEST_CASE("reject: illegal reads answer SLVERR on every beat and clear nothing",
     uint8_t len, size;
   };
   const Bad bad[] = {
-      {status_addr(12, 3), 2, 4},         // ARLEN != 0: three SLVERR beats, RLAST on the last
-      {status_addr(12, 3), 0, 5},         // ARSIZE > 4
-      {status_addr(12, 3) | 8, 0, 3},     // not 16-byte aligned
-      {status32_addr(12, 0) | 4, 0, 4},   // not 16-byte aligned
-      {word_addr(12, 3, 0), 0, 4},        // region 0 (descriptor lines are write-only)
-      {0x50000, 0, 4},                    // unmapped regions
+      {status_addr(12, 3), 2, 4},        // ARLEN != 0: three SLVERR beats, RLAST on the last
+      {status_addr(12, 3), 0, 5},        // ARSIZE > 4
+      {status_addr(12, 3) | 8, 0, 3},    // not 16-byte aligned
+      {status32_addr(12, 0) | 4, 0, 4},  // not 16-byte aligned
+      {word_addr(12, 3, 0), 0, 4},       // region 0 (descriptor lines are write-only)
+      {0x50000, 0, 4},                   // unmapped regions
       {0xF0000, 1, 4},
   };
   for (const Bad& b : bad) {
-    INFO("read at " << std::hex << b.addr << std::dec << " len " << unsigned(b.len) << " size " << unsigned(b.size));
+    INFO("read at " << std::hex << b.addr << std::dec << " len " << unsigned(b.len) << " size "
+                    << unsigned(b.size));
     sim::AxiRead r;
     r.addr = b.addr;
     r.len = b.len;

@@ -23,11 +23,16 @@ TEST_CASE("sched: queue priority order of transfers waiting together", "[engine]
   };
   // Written in this order (single-block transfers: no re-enqueue into a have-FID queue).
   const std::vector<T> ts = {
-      {"A tid (absorbed by stage 3)", ni::Kind::Tid, 9}, {"B tid (absorbed by stage 2)", ni::Kind::Tid, 3},
-      {"C 4x prio 15", ni::Kind::FourFid, 15},            {"D 4x prio 0", ni::Kind::FourFid, 0},
-      {"E 1x prio 15", ni::Kind::OneFid, 15},             {"F 1x prio 1", ni::Kind::OneFid, 1},
-      {"G tid prio 15", ni::Kind::Tid, 15},               {"H 1x prio 2", ni::Kind::OneFid, 2},
-      {"I 1x prio 0", ni::Kind::OneFid, 0},               {"J 4x prio 14", ni::Kind::FourFid, 14},
+      {"A tid (absorbed by stage 3)", ni::Kind::Tid, 9},
+      {"B tid (absorbed by stage 2)", ni::Kind::Tid, 3},
+      {"C 4x prio 15", ni::Kind::FourFid, 15},
+      {"D 4x prio 0", ni::Kind::FourFid, 0},
+      {"E 1x prio 15", ni::Kind::OneFid, 15},
+      {"F 1x prio 1", ni::Kind::OneFid, 1},
+      {"G tid prio 15", ni::Kind::Tid, 15},
+      {"H 1x prio 2", ni::Kind::OneFid, 2},
+      {"I 1x prio 0", ni::Kind::OneFid, 0},
+      {"J 4x prio 14", ni::Kind::FourFid, 14},
   };
   std::vector<ni::Descriptor> ds;
   for (unsigned i = 0; i < ts.size(); ++i) {
@@ -73,17 +78,16 @@ TEST_CASE("sched: a 1xFID transfer that has its FID goes before new 1xFID transf
   REQUIRE(env.write_desc(y2) == sim::kRespOkay);
   REQUIRE(env.write_desc(y3) == sim::kRespOkay);
   env.ack(env.col.blocks[0]);
-  env.mark_answered();
   env.run(20);
   env.tb.blk_stall().set_options(sim::StallOptions{});
   env.run_until([&] { return env.col.blocks.size() == 6; }, 200, "blocks");
   // After y1, y2 (already in the pipeline): X's block 2 (have-FID[7]) before y3 (no-FID[0]).
   std::vector<unsigned> got;
-  for (std::size_t i = 2; i < env.col.blocks.size(); ++i) got.push_back(env.col.blocks[i].xfer - xfer_of(8, 0));
+  for (std::size_t i = 2; i < env.col.blocks.size(); ++i)
+    got.push_back(env.col.blocks[i].xfer - xfer_of(8, 0));
   CHECK(got == std::vector<unsigned>{1, 2, 0, 3});
   CHECK(env.col.blocks[4].block_idx == 2);
   for (std::size_t i = 1; i < env.col.blocks.size(); ++i) env.ack(env.col.blocks[i]);
-  env.mark_answered();
   env.ack_until_finished(8, 0);
   for (unsigned ch = 1; ch <= 3; ++ch) env.wait_status(8, ch, kDone);
   env.finish();

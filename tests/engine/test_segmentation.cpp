@@ -34,21 +34,25 @@ void expect_geometry(Env& env, const ni::Descriptor& d, const std::vector<Geo>& 
 
 }  // namespace
 
-TEST_CASE("segmentation: unaligned transfers ending just before, at and just after a block boundary",
-          "[engine][segmentation]") {
+TEST_CASE(
+    "segmentation: unaligned transfers ending just before, at and just after a block boundary",
+    "[engine][segmentation]") {
   Env env;
   const uint64_t src = 0x0000123400000000ull;
   const uint64_t dst = kNode | 0x00001234FFF0ull;  // dst % 64K = 0xFFF0: 16 bytes to the boundary
   const uint64_t b1 = kNode | 0x000012350000ull;   // the next block boundaries
   const uint64_t b2 = kNode | 0x000012360000ull;
   unsigned ch = 0;
-  auto d = [&](uint32_t size, ni::Kind k = ni::Kind::Tid) { return mem_desc(3, ch++, k, src, dst, size); };
+  auto d = [&](uint32_t size, ni::Kind k = ni::Kind::Tid) {
+    return mem_desc(3, ch++, k, src, dst, size);
+  };
   expect_geometry(env, d(15), {{15, src, dst}});
   expect_geometry(env, d(16), {{16, src, dst}});
   expect_geometry(env, d(17), {{16, src, dst}, {1, src + 16, b1}});
   expect_geometry(env, d(16 + 65535), {{16, src, dst}, {65535, src + 16, b1}});
   expect_geometry(env, d(16 + 65536, ni::Kind::OneFid), {{16, src, dst}, {65536, src + 16, b1}});
-  expect_geometry(env, d(16 + 65537, ni::Kind::FourFid), {{16, src, dst}, {65536, src + 16, b1}, {1, src + 16 + 65536, b2}});
+  expect_geometry(env, d(16 + 65537, ni::Kind::FourFid),
+                  {{16, src, dst}, {65536, src + 16, b1}, {1, src + 16 + 65536, b2}});
   // The CM flags of the 3-block 4xFID transfer just run: chained on all but the first,
   // has_next on all but the last.
   const Block* last3 = &env.col.blocks[env.col.blocks.size() - 3];
@@ -62,28 +66,35 @@ TEST_CASE("segmentation: total-blocks edges (1 B, 64 KiB aligned and not, 1 MiB,
   Env env;
   const uint64_t s = 0x00000000ABCD0000ull;
   unsigned ch = 0;
-  auto d = [&](uint64_t src, uint64_t dst, uint32_t size) { return mem_desc(4, ch++, ni::Kind::Tid, src, dst, size); };
+  auto d = [&](uint64_t src, uint64_t dst, uint32_t size) {
+    return mem_desc(4, ch++, ni::Kind::Tid, src, dst, size);
+  };
   // 1 byte: aligned, and at the last byte of a block.
   expect_geometry(env, d(s, kNode | 0x50000, 1), {{1, s, kNode | 0x50000}});
   expect_geometry(env, d(s, kNode | 0x5FFFF, 1), {{1, s, kNode | 0x5FFFF}});
   // 2 bytes across a boundary: 1 + 1.
-  expect_geometry(env, d(s, kNode | 0x5FFFF, 2), {{1, s, kNode | 0x5FFFF}, {1, s + 1, kNode | 0x60000}});
+  expect_geometry(env, d(s, kNode | 0x5FFFF, 2),
+                  {{1, s, kNode | 0x5FFFF}, {1, s + 1, kNode | 0x60000}});
   // Exactly 64 KiB, aligned: one full block (len_m1 = 0xFFFF).
   expect_geometry(env, d(s, kNode | 0x70000, 65536), {{65536, s, kNode | 0x70000}});
   // 64 KiB from the middle of a block: two halves.
-  expect_geometry(env, d(s, kNode | 0x78000, 65536), {{0x8000, s, kNode | 0x78000}, {0x8000, s + 0x8000, kNode | 0x80000}});
+  expect_geometry(env, d(s, kNode | 0x78000, 65536),
+                  {{0x8000, s, kNode | 0x78000}, {0x8000, s + 0x8000, kNode | 0x80000}});
   // 64 KiB from 16 bytes before a boundary: 16 + 65520.
-  expect_geometry(env, d(s, kNode | 0x8FFF0, 65536), {{16, s, kNode | 0x8FFF0}, {65520, s + 16, kNode | 0x90000}});
+  expect_geometry(env, d(s, kNode | 0x8FFF0, 65536),
+                  {{16, s, kNode | 0x8FFF0}, {65520, s + 16, kNode | 0x90000}});
   // 1 MiB aligned: 16 full blocks.
   {
     std::vector<Geo> g;
-    for (unsigned k = 0; k < 16; ++k) g.push_back({65536, s + 65536ull * k, kNode | (0x100000 + 65536ull * k)});
+    for (unsigned k = 0; k < 16; ++k)
+      g.push_back({65536, s + 65536ull * k, kNode | (0x100000 + 65536ull * k)});
     expect_geometry(env, d(s, kNode | 0x100000, 1u << 20), g);
   }
   // 1 MiB from dst % 64K = 1: 65535, 15 x 65536, 1 (17 blocks).
   {
     std::vector<Geo> g{{65535, s, kNode | 0x200001}};
-    for (unsigned k = 1; k < 16; ++k) g.push_back({65536, s + 65535 + 65536ull * (k - 1), kNode | (0x200000 + 65536ull * k)});
+    for (unsigned k = 1; k < 16; ++k)
+      g.push_back({65536, s + 65535 + 65536ull * (k - 1), kNode | (0x200000 + 65536ull * k)});
     g.push_back({1, s + 65535 + 65536ull * 15, kNode | 0x300000});
     expect_geometry(env, d(s, kNode | 0x200001, 1u << 20), g);
   }
@@ -92,13 +103,16 @@ TEST_CASE("segmentation: total-blocks edges (1 B, 64 KiB aligned and not, 1 MiB,
                   {{0x8000, 0x00000000FFFFFFFFull, kNode | 0x0000FFFF8000ull},
                    {0x8000, 0x0000000100007FFFull, kNode | 0x000100000000ull}});
   // The last block of the 48-bit space: ends exactly at 2^48.
-  expect_geometry(env, d(s, kNode | 0xFFFFFFFF0000ull, 65536), {{65536, s, kNode | 0xFFFFFFFF0000ull}});
-  expect_geometry(env, d(s, kNode | 0xFFFFFFFE8000ull, 65536),
-                  {{0x8000, s, kNode | 0xFFFFFFFE8000ull}, {0x8000, s + 0x8000, kNode | 0xFFFFFFFF0000ull}});
+  expect_geometry(env, d(s, kNode | 0xFFFFFFFF0000ull, 65536),
+                  {{65536, s, kNode | 0xFFFFFFFF0000ull}});
+  expect_geometry(
+      env, d(s, kNode | 0xFFFFFFFE8000ull, 65536),
+      {{0x8000, s, kNode | 0xFFFFFFFE8000ull}, {0x8000, s + 0x8000, kNode | 0xFFFFFFFF0000ull}});
   env.finish();
 }
 
-TEST_CASE("segmentation: block_idx is the block number mod 4096 (4097-block transfer)", "[engine][segmentation]") {
+TEST_CASE("segmentation: block_idx is the block number mod 4096 (4097-block transfer)",
+          "[engine][segmentation]") {
   Env env;
   const ni::Descriptor d = mem_desc(5, 0, ni::Kind::OneFid, 0x0, kNode | 0x7000000000ull, 0);
   ni::Descriptor big = d;
@@ -138,8 +152,8 @@ TEST_CASE("segmentation: the largest transfer, size 2^32-1 from dst % 64K = 0xFF
   CHECK(b[65536].len == 65534);
   CHECK(b[65536].src == 1 + 65535ull * 65536);
   CHECK(b[65536].dst == (kNode | 0x000200000000ull));  // (0x10000 + 65536) << 16
-  CHECK(b[65536].block_idx == 0);  // 65536 mod 4096
-  CHECK(b[65536].tid == 512);      // FID 128, 65536 mod 4 = 0
+  CHECK(b[65536].block_idx == 0);                      // 65536 mod 4096
+  CHECK(b[65536].tid == 512);                          // FID 128, 65536 mod 4 = 0
   CHECK(b[65536].seq == 65536 % 16384);
   CHECK_FALSE(b[65536].has_next);
   CHECK(b[65535].has_next);
