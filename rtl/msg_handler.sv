@@ -155,10 +155,6 @@ module msg_handler
 
   assign x = m2_e_q.xfer;
 
-  // The seq was checked in M1; write channels have channel bit 6 clear.
-  logic unused_m2;
-  assign unused_m2 = ^{m2_e_q.seq, fin_xfer[6]};
-
   always_comb begin
     ack_cur = ackmd_rdata_i;
     if (ackp_we_q && ackp_waddr_q == x) ack_cur = ackp_wdata_q;
@@ -220,6 +216,10 @@ module msg_handler
       fin_fid  = m2_e_q.fid;
     end
   end
+
+  // The seq was checked in M1; write channels have channel bit 6 clear.
+  logic unused_m2;
+  assign unused_m2 = ^{m2_e_q.seq, fin_xfer[6]};
 
   assign finish_o      = m2_fin_q || fin_rsp;
   assign finish_wch_o  = {fin_xfer[XferW-1:ChW], fin_xfer[5:0]};

@@ -48,12 +48,6 @@ class Waiver:
 # tolerated and what fixes it).
 # ------------------------------------------------------------------------------------------------
 WAIVERS: list[Waiver] = [
-    # -- an error slang reports and Verilator 5.006 accepts: needs an RTL change -----------------
-    Waiver("UsedBeforeDeclared", "rtl/msg_handler.sv", r"assign unused_m2 = \^\{m2_e_q\.seq, fin_xfer\[6\]\};",
-           "IEEE 1800-2017 6.18/23.3.1: `fin_xfer` is used (line 160) before its declaration "
-           "(line 205). Verilator accepts it; slang and yosys-slang do not. RTL fix requested "
-           "(move `xfer_t fin_xfer;` above the `unused_m2` assign, or the assign below it); "
-           "remove this waiver with the fix.", error=True),
     # -- house style ---------------------------------------------------------------------------
     Waiver("CaseRedundantDefault", "rtl/*.sv", r"unique case",
            "STYLE.md (lowRISC style): every `unique case` has a `default`, also when the items "
