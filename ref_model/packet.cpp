@@ -183,6 +183,8 @@ std::string to_string(const Packet& p) {
 std::ostream& operator<<(std::ostream& os, const Packet& p) { return os << to_string(p); }
 
 std::vector<std::string> diff(const Packet& expected, const Packet& actual) {
+  // Every value compared below is a function of the packed 512 bits: equal packets, no diff.
+  if (expected.pack() == actual.pack()) return {};
   std::vector<std::string> out;
   auto add = [&](const std::string& name, uint64_t e, uint64_t a, unsigned width) {
     if (e != a) {
