@@ -1,8 +1,17 @@
 #include "bench/ps_cpu.hpp"
 
 #include <algorithm>
+#include <cstdio>
 
 namespace bench {
+
+namespace {
+std::string hex(uint32_t v) {
+  char b[16];
+  std::snprintf(b, sizeof b, "0x%x", unsigned(v));
+  return b;
+}
+}  // namespace
 
 void PsCpu::at(uint64_t t, Action f) {
   timeline_.emplace(std::max(t, now_), std::move(f));
@@ -30,7 +39,7 @@ void PsCpu::store(uint64_t issue, sim::AxiWrite w) {
     axi_.write(w, [this](const sim::AxiWrite& t) {
       --in_flight_;
       if (t.resp != sim::kRespOkay && error_.empty()) {
-        error_ = "store to 0x" + std::to_string(t.addr) + " answered SLVERR at cycle " + std::to_string(t.b_cycle);
+        error_ = "store to " + hex(t.addr) + " answered SLVERR at cycle " + std::to_string(t.b_cycle);
       }
     });
   });
@@ -42,7 +51,7 @@ void PsCpu::load(uint64_t issue, sim::AxiRead r, LoadDone done) {
     axi_.read(r, [this, done](const sim::AxiRead& t) {
       --in_flight_;
       if ((t.resp.empty() || t.resp.front() != sim::kRespOkay || !t.last_ok) && error_.empty()) {
-        error_ = "load from 0x" + std::to_string(t.addr) + " failed at cycle " + std::to_string(t.r_cycle);
+        error_ = "load from " + hex(t.addr) + " failed at cycle " + std::to_string(t.r_cycle);
       }
       at(t.r_cycle + (rtt_ - rtt_ / 2), [done, t](uint64_t now) { done(now, t); });
     });
