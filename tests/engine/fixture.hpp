@@ -671,6 +671,22 @@ class Env {
     run_until([&] { return tb.monitor().status(w) == code; }, max, "status change");
   }
 
+  // ---- back-pressure on blk_ready_i / pkt_ready_i ------------------------------------------
+  // Ready low for `cycles` cycles from now.
+  void stall_blk(uint64_t cycles) { tb.blk_stall().force(cycle(), cycles); }
+  void stall_pkt(uint64_t cycles) { tb.pkt_stall().force(cycle(), cycles); }
+  // Ready low from now on, until released (`on` = false).
+  void hold_blk(bool on) { tb.blk_stall().set_options(on ? kHold : sim::StallOptions{}); }
+  void hold_pkt(bool on) { tb.pkt_stall().set_options(on ? kHold : sim::StallOptions{}); }
+  // Random stall bursts: start with `pct` % per cycle, `len_min`..`len_max` cycles long
+  // (pct = 0: none).
+  void random_blk_stalls(unsigned pct, unsigned len_min = 1, unsigned len_max = 1) {
+    tb.blk_stall().set_options(sim::StallOptions{pct, len_min, len_max});
+  }
+  void random_pkt_stalls(unsigned pct, unsigned len_min = 1, unsigned len_max = 1) {
+    tb.pkt_stall().set_options(sim::StallOptions{pct, len_min, len_max});
+  }
+
   // ---- end of test --------------------------------------------------------------------
   // Drains the engine, reads every statistics counter back (the model checks them), runs the
   // model's end-of-run checks and requires them clean.
@@ -689,7 +705,8 @@ class Env {
   }
 
  private:
-  std::set<std::pair<unsigned, unsigned>> answered_;  // (tid, seq) of every response sent
+  static constexpr sim::StallOptions kHold{100, 1, 1};  // a 1-cycle burst every cycle
+  std::set<std::pair<unsigned, unsigned>> answered_;    // (tid, seq) of every response sent
 };
 
 }  // namespace engine_test

@@ -99,16 +99,16 @@ TEST_CASE("backpressure: blk port stalled, forced and random", "[engine][backpre
                           uint8_t(i % 16)));
   }
   // A long stall from the start: the first block waits in stage 3 (and stage 2 behind it).
-  env.tb.blk_stall().force(env.cycle(), 400);
+  env.stall_blk(400);
   std::vector<sim::AxiWrite> ws;
   for (const auto& d : ds) ws.push_back(desc_writes(d).front());
   for (uint8_t r : env.write_all(ws)) REQUIRE(r == sim::kRespOkay);
   env.run(100);
   CHECK(env.col.blocks.empty());
   // Then random stalls until everything is done.
-  env.tb.blk_stall().set_options(sim::StallOptions{30, 1, 12});
+  env.random_blk_stalls(30, 1, 12);
   for (const auto& d : ds) env.wait_status(d.page, d.channel, kDone, 50000);
-  env.tb.blk_stall().set_options(sim::StallOptions{});
+  env.random_blk_stalls(0);
   require_clean(pc);
   check_geometry(env, ds);
   uint64_t total = 0;
@@ -137,19 +137,19 @@ TEST_CASE("backpressure: pkt port stalled past the packet queue's depth",
     ms.push_back(notify_desc(3, 2 * i, ni::Kind::Tid, 0x100 * i, kNode | (0x10000 * i), 100 + i,
                              0xA000 + i, 0xB000 + i));
   }
-  env.tb.pkt_stall().force(env.cycle(), 600);
+  env.stall_pkt(600);
   std::vector<sim::AxiWrite> ws;
   for (const auto& d : ds) ws.push_back(desc_writes(d).front());
   for (const auto& d : ms) ws.push_back(desc_writes(d).front());
   for (uint8_t r : env.write_all(ws)) REQUIRE(r == sim::kRespOkay);
   env.run(150);
   CHECK(env.col.packets.empty());
-  env.tb.pkt_stall().set_options(sim::StallOptions{40, 1, 8});
+  env.random_pkt_stalls(40, 1, 8);
   for (const auto& d : ds) env.wait_status(d.page, d.channel, kDone, 50000);
   for (const auto& d : ms) env.wait_status(d.page, d.channel, kDone, 50000);
   // DONE counts a control packet written to the queue (design.md 10): wait for it to leave.
   env.run_until([&] { return env.col.packets.size() == 48 + 8; }, 5000, "the last packets");
-  env.tb.pkt_stall().set_options(sim::StallOptions{});
+  env.random_pkt_stalls(0);
   require_clean(pc);
   REQUIRE(env.col.packets.size() == 48 + 8);
   CHECK(pc.pkt_taken == 48 + 8);
@@ -183,8 +183,8 @@ TEST_CASE("backpressure: both ports stalled at random, mixed traffic", "[engine]
   Env env(/*auto_ack=*/true, /*seed=*/7);
   PortChecker pc(env.tb.dut());
   env.tb.ctrl().add(pc);
-  env.tb.blk_stall().set_options(sim::StallOptions{20, 1, 16});
-  env.tb.pkt_stall().set_options(sim::StallOptions{20, 1, 16});
+  env.random_blk_stalls(20, 1, 16);
+  env.random_pkt_stalls(20, 1, 16);
   env.auto_mode(/*lat=*/5, /*reorder_window=*/4);
   std::vector<ni::Descriptor> ds;
   for (unsigned i = 0; i < 64; ++i) {
@@ -211,8 +211,8 @@ TEST_CASE("backpressure: both ports stalled at random, mixed traffic", "[engine]
   for (const auto& d : ds) ws.push_back(desc_writes(d).front());
   for (uint8_t r : env.write_all(ws)) REQUIRE(r == sim::kRespOkay);
   for (const auto& d : ds) env.wait_status(d.page, d.channel, kDone, 50000);
-  env.tb.blk_stall().set_options(sim::StallOptions{});
-  env.tb.pkt_stall().set_options(sim::StallOptions{});
+  env.random_blk_stalls(0);
+  env.random_pkt_stalls(0);
   require_clean(pc);
   std::vector<ni::Descriptor> mem;
   for (const auto& d : ds) {

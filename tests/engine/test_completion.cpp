@@ -140,7 +140,7 @@ TEST_CASE("completion: the control packet counts as emitted when written to the 
   } pv;
   env.tb.monitor().add(pv);
   const ni::Descriptor d = notify_desc(2, 0, ni::Kind::Tid, 0x10, kNode, 100, kNaddr, kNtag);
-  env.tb.pkt_stall().force(env.cycle(), 200);
+  env.stall_pkt(200);
   REQUIRE(env.write_desc(d) == sim::kRespOkay);
   env.wait_status(2, 0, kDone);
   const uint64_t done = env.col.status_cycle(d.wch(), kDone);

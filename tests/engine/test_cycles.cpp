@@ -129,11 +129,11 @@ double segmenter_rate(ni::Kind kind, unsigned n, unsigned blocks, uint64_t windo
                              Shape{16, true, {}})
                      .front());
   }
-  env.tb.blk_stall().set_options(sim::StallOptions{100, 1, 1});  // ready low every cycle
+  env.hold_blk(true);
   const uint64_t w0 = env.cycle();
   for (uint8_t r : env.write_all(ws)) REQUIRE(r == sim::kRespOkay);
   const uint64_t written = env.cycle() - w0;
-  env.tb.blk_stall().set_options(sim::StallOptions{});
+  env.hold_blk(false);
   env.run(100);  // warm-up
   const std::size_t b0 = env.col.blocks.size();
   REQUIRE(uint64_t(n) * blocks > b0 + window + 100);  // enough work left for the window

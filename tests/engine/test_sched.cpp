@@ -15,7 +15,7 @@ TEST_CASE("sched: queue priority order of transfers waiting together", "[engine]
   Env env;
   // Hold blk_ready low: the first transfer's block waits in stage 3, the second transfer
   // waits in stage 2; everything written after them waits in the queues.
-  env.tb.blk_stall().set_options(sim::StallOptions{100, 1, 1});
+  env.hold_blk(true);
   struct T {
     const char* name;
     ni::Kind kind;
@@ -40,7 +40,7 @@ TEST_CASE("sched: queue priority order of transfers waiting together", "[engine]
     REQUIRE(env.write_desc(ds.back()) == sim::kRespOkay);
   }
   env.run(20);
-  env.tb.blk_stall().set_options(sim::StallOptions{});
+  env.hold_blk(false);
   for (const auto& d : ds) env.wait_status(d.page, d.channel, kDone);
   // Expected: A, B (already taken), G (TID-only), then 1xFID-no-FID by level: F and I
   // (level 0, FIFO: F written first), H (level 1), E (level 7); then 4xFID-no-FID: D
@@ -70,7 +70,7 @@ TEST_CASE("sched: a 1xFID transfer that has its FID goes before new 1xFID transf
   // With blk_ready low, three new 1xFID prio 0 (level 0) transfers: y1's block waits in
   // stage 3, y2 in stage 2, y3 in 1xFID-no-FID[0]. Then the ACK of X's block 0 wakes X into
   // 1xFID-have-FID[7].
-  env.tb.blk_stall().set_options(sim::StallOptions{100, 1, 1});
+  env.hold_blk(true);
   const ni::Descriptor y1 = mem_desc(8, 1, ni::Kind::OneFid, 0x0, kNode | 0x100000, 100, 0);
   const ni::Descriptor y2 = mem_desc(8, 2, ni::Kind::OneFid, 0x0, kNode | 0x200000, 100, 0);
   const ni::Descriptor y3 = mem_desc(8, 3, ni::Kind::OneFid, 0x0, kNode | 0x300000, 100, 0);
@@ -79,7 +79,7 @@ TEST_CASE("sched: a 1xFID transfer that has its FID goes before new 1xFID transf
   REQUIRE(env.write_desc(y3) == sim::kRespOkay);
   env.ack(env.col.blocks[0]);
   env.run(20);
-  env.tb.blk_stall().set_options(sim::StallOptions{});
+  env.hold_blk(false);
   env.run_until([&] { return env.col.blocks.size() == 6; }, 200, "blocks");
   // After y1, y2 (already in the pipeline): X's block 2 (have-FID[7]) before y3 (no-FID[0]).
   std::vector<unsigned> got;
