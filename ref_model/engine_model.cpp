@@ -113,6 +113,11 @@ void EngineModel::end_cycle(uint64_t c) {
     // The segmenter sees the finish FIFO's registered fill level: a pop by the Message Handler
     // in this cycle does not make room for this cycle's push (as for the packet queue).
     fin_fifo_start_ = unsigned(fin_fifo_.size());
+    axi_starving_ = axi_wait_ >= kAxiMaxWait;
+    if (taps_.axi_starving != axi_starving_) {
+      fail(c, std::string("AXI starvation flag: expected ") + (axi_starving_ ? "set" : "clear") + " after " +
+                  std::to_string(axi_wait_) + " refused enqueue requests in a row");
+    }
     do_reads(c);
     check_dequeue(c);
     stage_m2(c);
@@ -131,6 +136,13 @@ void EngineModel::end_cycle(uint64_t c) {
     apply_queues(c);
     check_outputs(c);
     apply_status(c);
+    // The AXI slave's refused enqueue requests in a row (the RTL's axi_wait_q, saturating).
+    const bool axi_granted = taps_.enq && taps_.enq_src == 2;
+    if (taps_.axi_enq_req && !axi_granted) {
+      axi_wait_ = std::min(axi_wait_ + 1, 3u);
+    } else {
+      axi_wait_ = 0;
+    }
     if (taps_.blk_valid && !taps_.blk_ready) stats_.inc(Stat::BlkStallCycles);
     if (taps_.pkt_valid && !taps_.pkt_ready) stats_.inc(Stat::PktStallCycles);
   }
@@ -393,13 +405,15 @@ void EngineModel::check_s2_hold(uint64_t c) {
   const bool fin_full = need_fin && fin_fifo_start_ >= 2;
   const bool blk_busy = need_blk && s3_busy;
   const bool enq_lost = need_enq && m2_enq;
-  const bool reason = pkt_full || fin_full || blk_busy || enq_lost;
+  const bool axi_yield = need_enq && axi_starving_;
+  const bool reason = pkt_full || fin_full || blk_busy || enq_lost || axi_yield;
   if (observer_) {
     using S2 = ModelObserver::S2;
     if (pkt_full) observe_s2(c, S2::HoldPktFull, s2_->xfer, s2_qid_, X.d.kind);
     if (fin_full) observe_s2(c, S2::HoldFinFull, s2_->xfer, s2_qid_, X.d.kind);
     if (blk_busy) observe_s2(c, S2::HoldBlkBusy, s2_->xfer, s2_qid_, X.d.kind);
     if (enq_lost) observe_s2(c, S2::HoldEnqLost, s2_->xfer, s2_qid_, X.d.kind);
+    if (axi_yield && !enq_lost) observe_s2(c, S2::HoldAxiYield, s2_->xfer, s2_qid_, X.d.kind);
   }
   if (!reason) {
     fail(c, "segmenter stage 2 stalls transfer " + std::to_string(s2_->xfer) + " without a reason",
@@ -469,6 +483,10 @@ void EngineModel::stage_s2(uint64_t c) {
   if (p.need_fin && fin_fifo_start_ >= 2) fail(c, "stage 2 pushed into a full finish FIFO", "", int(x));
   if (p.need_blk && s3_busy) fail(c, "stage 2 issued a block while stage 3 was blocked", "", int(x));
   if (p.need_enq && m2_enq) fail(c, "stage 2 re-enqueued in the cycle of a Message Handler enqueue", "", int(x));
+  if (p.need_enq && axi_starving_) {
+    fail(c, "stage 2 re-enqueued while the AXI slave's enqueue was starving (refused " +
+                std::to_string(axi_wait_) + " cycles in a row)", "", int(x));
+  }
   if (observer_) {
     using S2 = ModelObserver::S2;
     auto obs = [&](S2 path) { observe_s2(c, path, x, qid, d.kind, p.tid, seq_); };

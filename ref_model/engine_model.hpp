@@ -43,6 +43,8 @@ struct CycleTaps {
   bool pkt_valid = false, pkt_ready = false;
   bool rsp_valid = false, rsp_ready = false;
   bool init_done = true;
+  bool axi_enq_req = false;   // the AXI slave requests an enqueue this cycle
+  bool axi_starving = false;  // ... and has been refused AxiMaxWait cycles in a row
 };
 
 struct ModelFailure {
@@ -98,6 +100,7 @@ class ModelObserver {
     HoldBlkBusy,     // stage 2 holds: stage 3 occupied and not draining
     HoldFinFull,     // stage 2 holds: finish FIFO full
     HoldEnqLost,     // stage 2 holds: its re-enqueue lost to the Message Handler's
+    HoldAxiYield,    // stage 2 holds its re-enqueue: the AXI slave's enqueue is starving
   };
   struct S2Event {
     S2 path;
@@ -312,6 +315,9 @@ class EngineModel {
   std::deque<Fin> fin_fifo_;
   unsigned fin_fifo_start_ = 0;  // its size at the start of the cycle (the RTL's full flag)
   bool arb_last_mh_ = false;       // md_arbiter: the handler was served last
+  unsigned axi_wait_ = 0;          // cycles the AXI slave's enqueue has been refused in a row
+  bool axi_starving_ = false;      // axi_wait_ >= AxiMaxWait at the start of this cycle
+  static constexpr unsigned kAxiMaxWait = 2;
   unsigned pkt_count_ = 0;         // packets in the packet queue
   std::deque<ExpBlock> exp_blk_;   // issued, not yet out of the blk port
   std::deque<ExpPacket> exp_pkt_;  // written, not yet out of the pkt port

@@ -204,6 +204,29 @@ module qos_engine
   logic unused_enq;
   assign unused_enq = ^{enq_ready[3], mh_enq_qid, seg_enq_qid, axi_enq_qid};
 
+  // Enqueue priority (thesis 3.7): ACK handler > segmenter > AXI slave, with a bounded wait
+  // for the AXI slave. The thesis accepts "an infrequent, worst case 2-clock-cycle delay" of
+  // a new descriptor; with the segmenter issuing a block (and re-enqueueing) nearly every
+  // cycle the AXI slave could otherwise wait for a long time. When its enqueue has been
+  // refused AxiMaxWait cycles in a row, the segmenter holds back its next re-enqueue (the
+  // handler keeps its top priority: it never stalls and enqueues at most once per response).
+  localparam int unsigned AxiMaxWait = 2;
+  logic [1:0] axi_wait_q, axi_wait_d;
+  logic       axi_starving;
+
+  always_comb begin
+    axi_wait_d = '0;
+    if (axi_enq_valid && !enq_ready[2] && axi_wait_q != 2'd3) axi_wait_d = axi_wait_q + 2'd1;
+    else if (axi_enq_valid && !enq_ready[2])                  axi_wait_d = axi_wait_q;
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) axi_wait_q <= '0;
+    else         axi_wait_q <= axi_wait_d;
+  end
+
+  assign axi_starving = (32'(axi_wait_q) >= AxiMaxWait);
+
   sched_queues #(
     .NumQueues(NumQueues),
     .NumNodes (NumXfers),
@@ -550,6 +573,7 @@ module qos_engine
     .fin_push_o      (fin_push),
     .fin_data_o      (fin_in),
     .fin_full_i      (fin_full),
+    .axi_starving_i  (axi_starving),
     .pkt_we_o        (pkt_we),
     .pkt_body_o      (pkt_body),
     .pkt_full_i      (pkt_full),
@@ -660,6 +684,8 @@ module qos_engine
   logic                   mon_s2_fire   /* verilator public_flat_rd */;
   logic                   mon_s2_hold   /* verilator public_flat_rd */;
   logic [XferW-1:0]       mon_s2_node   /* verilator public_flat_rd */;
+  logic                   mon_axi_enq_req /* verilator public_flat_rd */;
+  logic                   mon_axi_starving /* verilator public_flat_rd */;
 
   assign mon_status    = status_all;
   assign mon_deq       = deq;
@@ -685,6 +711,8 @@ module qos_engine
   assign mon_s2_fire = u_seg.s2_fire;
   assign mon_s2_hold = u_seg.s2_valid_q && !u_seg.s2_fire;
   assign mon_s2_node = u_seg.s2_node_q;
+  assign mon_axi_enq_req  = axi_enq_valid;
+  assign mon_axi_starving = axi_starving;
 
   // =======================================================================================
   // Assertions

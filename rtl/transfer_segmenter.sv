@@ -76,6 +76,8 @@ module transfer_segmenter
   output logic                 fin_push_o,
   output fin_t                 fin_data_o,
   input  logic                 fin_full_i,
+  // the AXI slave's enqueue has been refused for AxiMaxWait cycles: do not re-enqueue now
+  input  logic                 axi_starving_i,
   // packet queue
   output logic                 pkt_we_o,
   output pkt_body_t            pkt_body_o,
@@ -284,10 +286,13 @@ module transfer_segmenter
   assign blk_slot_ok    = !s3_valid_q || blk_ready_i;
   assign no_other_stall = !(need_pkt && pkt_full_i) && !(need_blk && !blk_slot_ok) &&
                           !(need_fin && fin_full_i);
-  assign enq_valid_o    = s2_valid_q && need_enq && no_other_stall;
+  // A re-enqueue also waits while the AXI slave is starving (see qos_engine: the thesis's
+  // fixed enqueue priority with a bounded wait for the lowest-priority AXI slave).
+  assign enq_valid_o    = s2_valid_q && need_enq && no_other_stall && !axi_starving_i;
   assign enq_qid_o      = own_qid;
   assign enq_node_o     = s2_node_q;
-  assign s2_fire        = s2_valid_q && no_other_stall && (!need_enq || enq_ready_i);
+  assign s2_fire        = s2_valid_q && no_other_stall &&
+                          (!need_enq || (enq_ready_i && !axi_starving_i));
 
   // ---- side effects when stage 2 fires ------------------------------------------------------
   assign tid_pop_o  = s2_fire && act_issue && !k_cm;

@@ -126,10 +126,11 @@ const char* s2_name(ni::ModelObserver::S2 p) {
     case S2::HoldBlkBusy: return "hold-stage3-busy";
     case S2::HoldFinFull: return "hold-finish-fifo-full";
     case S2::HoldEnqLost: return "hold-enqueue-not-granted";
+    case S2::HoldAxiYield: return "hold-yield-to-starving-axi";
   }
   return "?";
 }
-constexpr unsigned kNumS2 = unsigned(ni::ModelObserver::S2::HoldEnqLost) + 1;
+constexpr unsigned kNumS2 = unsigned(ni::ModelObserver::S2::HoldAxiYield) + 1;
 
 // Queue classes (docs/design.md section 5).
 std::string queue_class(unsigned q, unsigned L) {

@@ -76,6 +76,7 @@ struct TapEvent {
   bool pkt_valid, pkt_ready;
   bool rsp_valid, rsp_ready;
   bool init_done;
+  bool axi_enq_req, axi_starving;
 };
 
 class Listener {

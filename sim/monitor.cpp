@@ -35,6 +35,8 @@ void Monitor::sample(uint64_t cycle) {
   t.rsp_valid = d.rsp_valid_i;
   t.rsp_ready = d.rsp_ready_o;
   t.init_done = d.init_done_o;
+  t.axi_enq_req = r->qos_engine__DOT__mon_axi_enq_req;
+  t.axi_starving = r->qos_engine__DOT__mon_axi_starving;
   emit([&](Listener& l) { l.on_tap(t); });
 
   if (d.s_axi_awvalid_i && d.s_axi_awready_o) {

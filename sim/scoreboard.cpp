@@ -37,6 +37,8 @@ void Scoreboard::on_tap(const TapEvent& e) {
   t.rsp_valid = e.rsp_valid;
   t.rsp_ready = e.rsp_ready;
   t.init_done = e.init_done;
+  t.axi_enq_req = e.axi_enq_req;
+  t.axi_starving = e.axi_starving;
   model_.taps(t);
 }
 void Scoreboard::end_of_cycle(uint64_t cycle) { model_.end_cycle(cycle); }
