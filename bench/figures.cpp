@@ -107,7 +107,15 @@ nlohmann::json segmenter_rate() {
   for (const auto& b : e.probe.blocks) n += (b.cycle >= w0 && b.cycle < w0 + kWindow) ? 1 : 0;
   finish(e.tb, "segmenter rate");
   const uint64_t total = e.probe.blocks.size();
+  // While the 64 descriptors are still being written, the AXI slave's enqueues compete with the
+  // segmenter's re-enqueues for the scheduling queues' one enqueue port.
+  const uint64_t first = e.probe.blocks.front().cycle, last_aw = e.probe.aws.back().cycle;
+  uint64_t during = 0;
+  for (const auto& b : e.probe.blocks) during += (b.cycle >= first && b.cycle <= last_aw) ? 1 : 0;
   return {{"blocks_per_cycle", double(n) / double(kWindow)},
+          {"blocks_while_writing", during},
+          {"writing_cycles_after_first_block", last_aw - first + 1},
+          {"blocks_per_cycle_while_writing", double(during) / double(last_aw - first + 1)},
           {"window_cycles", kWindow},
           {"window_start_cycle", w0},
           {"blocks_in_window", n},

@@ -16,7 +16,7 @@ bench/throughput.png (the published numbers, committed; README "Performance" sho
 Every run is checked by the golden model; the bench fails (exit 1) when a run fails its
 checks. It never fails on wall time: the speed figures are reported, with the machine's load.
 Options: --repeat N (timed regression runs, best taken; default 3), --transfers N (default
-100000), --threads-transfers N (the --threads 2 comparison's run, default 5000),
+100000), --threads-transfers N (the --threads 2 comparison's run, default 2000),
 --callgrind-transfers N (the instruction-count run, default 2000; needs valgrind), --quick
 (small curve budget, one timed run: for trying the script, not for publishing), --out DIR
 (default bench/), --replot (only redraw the plots from DIR/results.json).
@@ -218,7 +218,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--transfers", type=int, default=100000)
-    ap.add_argument("--threads-transfers", type=int, default=5000)
+    ap.add_argument("--threads-transfers", type=int, default=2000)
     ap.add_argument("--callgrind-transfers", type=int, default=2000)
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--out", default="bench")
