@@ -384,7 +384,7 @@ module qos_engine
   logic [63:0]      rd_multi_val;
   logic             finish, finish_err;
   wch_t             finish_wch;
-  logic [NumWch-1:0][1:0] status_all;
+  status_e [NumWch-1:0]   status_all;
 
   status_regs u_status (
     .clk_i              (clk_i),
@@ -672,7 +672,7 @@ module qos_engine
   // =======================================================================================
   // Monitor taps for the verification harness (read through Verilator's public signals)
   // =======================================================================================
-  logic [NumWch-1:0][1:0] mon_status    /* verilator public_flat_rd */;
+  status_e [NumWch-1:0]   mon_status    /* verilator public_flat_rd */;
   logic                   mon_deq       /* verilator public_flat_rd */;
   logic [6:0]             mon_deq_qid   /* verilator public_flat_rd */;
   logic [XferW-1:0]       mon_deq_node  /* verilator public_flat_rd */;

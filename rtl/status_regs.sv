@@ -35,7 +35,7 @@ module status_regs
   input  wch_t                 finish_wch_i,
   input  logic                 finish_err_i,
   // every code, for monitors
-  output logic [NumWch-1:0][1:0] status_o
+  output status_e [NumWch-1:0]   status_o
 );
 
   status_e [NumWch-1:0]   status_q, status_d;
@@ -90,8 +90,8 @@ module status_regs
     end
   end
 
-  // The same bits: a packed array of 2-bit codes. (A per-channel loop here cost Verilator
-  // 1024 iterations per evaluation, most of the simulator's time.)
+  // One assign of the whole array (a per-channel loop here cost Verilator 1024 iterations per
+  // evaluation, most of the simulator's time).
   assign status_o = status_q;
 
 `ifndef SYNTHESIS
