@@ -54,6 +54,7 @@ RUNS = [
     ("cov_ids", "sim/configs/cov_ids.json", 12),
     ("cov_backpressure", "sim/configs/cov_backpressure.json", 13),
     ("cov_backpressure", "sim/configs/cov_backpressure.json", 14),
+    ("cov_have_queues", "sim/configs/cov_have_queues.json", 15),
 ]
 
 
