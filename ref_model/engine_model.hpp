@@ -233,14 +233,20 @@ class EngineModel {
     Fin f{};
     unsigned xfer = 0;
   };
+  // Expected outputs keep their packed form too: a match is one array comparison, and
+  // only a mismatch is decoded field by field.
   struct ExpBlock {
     unsigned tid;
     BlockDesc desc;
     unsigned xfer;
+    Bits256 bits;
+    ExpBlock(unsigned t, const BlockDesc& d, unsigned x) : tid(t), desc(d), xfer(x), bits(d.pack()) {}
   };
   struct ExpPacket {
     Packet pkt;
     unsigned xfer;
+    Bits512 bits;
+    ExpPacket(const Packet& p, unsigned x) : pkt(p), xfer(x), bits(p.pack()) {}
   };
   struct ExpB {
     uint8_t id;

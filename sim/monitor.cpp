@@ -1,5 +1,7 @@
 #include "monitor.hpp"
 
+#include <cstring>
+
 #include "Vqos_engine.h"
 #include "Vqos_engine___024root.h"
 #include "wide.hpp"
@@ -81,16 +83,18 @@ void Monitor::sample(uint64_t cycle) {
 void Monitor::post_edge(uint64_t cycle) {
   // mon_status: 2048 bits, 2 per write channel; only words that changed are decoded.
   const auto& v = dut_.rootp->qos_engine__DOT__mon_status;
-  for (unsigned w = 0; w < 64; ++w) {
-    if (v[w] == raw_[w]) continue;
-    raw_[w] = v[w];
-    for (unsigned i = 0; i < 16; ++i) {
-      const unsigned ch = w * 16 + i;
-      const uint8_t now = (v[w] >> (2 * i)) & 3u;
-      if (now != status_[ch]) {
-        StatusEvent e{cycle, uint16_t(ch), status_[ch], now};
-        status_[ch] = now;
-        emit([&](Listener& l) { l.on_status(e); });
+  if (std::memcmp(&v[0], raw_.data(), sizeof(uint32_t) * raw_.size()) != 0) {  // rare
+    for (unsigned w = 0; w < 64; ++w) {
+      if (v[w] == raw_[w]) continue;
+      raw_[w] = v[w];
+      for (unsigned i = 0; i < 16; ++i) {
+        const unsigned ch = w * 16 + i;
+        const uint8_t now = (v[w] >> (2 * i)) & 3u;
+        if (now != status_[ch]) {
+          StatusEvent e{cycle, uint16_t(ch), status_[ch], now};
+          status_[ch] = now;
+          emit([&](Listener& l) { l.on_status(e); });
+        }
       }
     }
   }

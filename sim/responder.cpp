@@ -44,10 +44,20 @@ void Responder::drive(uint64_t cycle) {
       presenting_ = true;
       cur_real_ = false;
     } else if (opt_.auto_mode && !rng_.percent(opt_.idle_pct)) {
-      // Extras first, drawn independently.
-      const bool dup = !recent_.empty() && rng_.chance(opt_.dup_pct);
-      const bool stale = !dup && !pending_.empty() && rng_.chance(opt_.stale_pct);
-      const bool unknown = !dup && !stale && rng_.chance(opt_.unknown_pct);
+      // Extras first: one draw decides whether this cycle offers a duplicate, a stale or an
+      // unknown response (their shares are percentages of the cycles), none when all are 0.
+      bool dup = false, stale = false, unknown = false;
+      const double extra = opt_.dup_pct + opt_.stale_pct + opt_.unknown_pct;
+      if (extra > 0) {
+        const double r = double(rng_.range(0, 99999999)) / 1e6;  // [0, 100)
+        if (r < opt_.dup_pct) {
+          dup = !recent_.empty();
+        } else if (r < opt_.dup_pct + opt_.stale_pct) {
+          stale = !pending_.empty();
+        } else if (r < extra) {
+          unknown = true;
+        }
+      }
       if (dup) {
         cur_ = recent_[rng_.range(0, recent_.size() - 1)];
         presenting_ = true;
@@ -72,7 +82,8 @@ void Responder::drive(uint64_t cycle) {
         cur_real_ = false;
       } else {
         // Real responses: choose among the first `reorder_window` that are ready.
-        std::vector<std::size_t> ready;
+        std::vector<std::size_t>& ready = scratch_;
+        ready.clear();
         for (std::size_t i = 0; i < pending_.size() && ready.size() < opt_.reorder_window; ++i) {
           if (pending_[i].ready <= cycle) ready.push_back(i);
         }

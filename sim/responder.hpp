@@ -79,6 +79,7 @@ class Responder : public Component, public Listener {
   uint64_t sent_ = 0;
   uint64_t injected_ = 0;
   PresentHook on_present_;
+  std::vector<std::size_t> scratch_;  // reused every cycle
 };
 
 }  // namespace sim

@@ -17,11 +17,19 @@ class Rng {
   uint64_t range(uint64_t lo, uint64_t hi) {
     return boost::random::uniform_int_distribution<uint64_t>(lo, hi)(eng_);
   }
-  // True with probability pct/100.
-  bool percent(unsigned pct) { return pct != 0 && range(0, 99) < pct; }
-  // True with probability pct/100 for a fractional percentage (resolution 1e-6).
+  // True with probability pct/100. One raw 32-bit draw against a threshold (no division or
+  // rejection loop: these run several times per simulated cycle); mt19937's output is the
+  // same on every platform, so the result is too.
+  bool percent(unsigned pct) {
+    if (pct == 0) return false;
+    if (pct >= 100) return true;
+    return eng_() < uint32_t((uint64_t{pct} << 32) / 100);
+  }
+  // True with probability pct/100 for a fractional percentage (resolution 2^-32).
   bool chance(double pct) {
-    return pct > 0 && double(range(0, 99999999)) < pct * 1e6;
+    if (pct <= 0) return false;
+    if (pct >= 100) return true;
+    return eng_() < uint32_t(pct / 100.0 * 4294967296.0);
   }
   uint64_t bits64() { return range(0, ~uint64_t{0}); }
 
