@@ -47,12 +47,21 @@ CycleTaps idle_taps() {
   return t;
 }
 
-// Runs cycles 0..n-1; `tweak(cycle, taps, events)` may change a cycle. Returns the model.
+struct Rsp {
+  uint64_t cycle;
+  unsigned tid, seq;
+};
+
+// The event stream of InlineRun for cycles 0..15: `rsps` are the response handshakes (the
+// real ACK of TID 0 seq 0 at cycle 10 by default), `done_at` the cycle the DONE status change
+// is reported, `tweak(cycle, taps, send_pkt)` may change a cycle's taps and whether the packet
+// leaves in cycle 4, `pkt` replaces the packet. Stops at the first failure.
 std::unique_ptr<EngineModel> run_inline(const std::function<void(uint64_t, CycleTaps&, bool&)>& tweak = nullptr,
-                                        const Bits512* pkt_override = nullptr) {
+                                        const Bits512* pkt = nullptr,
+                                        const std::vector<Rsp>& rsps = {{10, 0, 0}}, uint64_t done_at = 12) {
   InlineRun r;
   auto m = std::make_unique<EngineModel>();
-  for (uint64_t c = 0; c < 16; ++c) {
+  for (uint64_t c = 0; c < 16 && !m->failed(); ++c) {
     CycleTaps t = idle_taps();
     bool send_pkt = c == 4;
     if (c == 1) {
@@ -72,7 +81,9 @@ std::unique_ptr<EngineModel> run_inline(const std::function<void(uint64_t, Cycle
       t.s2_node = 0;
     }
     if (c == 4) t.pkt_valid = true;
-    if (c == 10) t.rsp_valid = t.rsp_ready = true;
+    for (const Rsp& x : rsps) {
+      if (x.cycle == c) t.rsp_valid = t.rsp_ready = true;
+    }
     if (tweak) tweak(c, t, send_pkt);
     m->taps(t);
     if (c == 0) {
@@ -84,9 +95,11 @@ std::unique_ptr<EngineModel> run_inline(const std::function<void(uint64_t, Cycle
       m->status(0, Status::Idle, Status::Busy);
     }
     if (c == 2) m->b(0, AxiResp::Okay);
-    if (send_pkt) m->packet(pkt_override ? *pkt_override : r.packet());
-    if (c == 10) m->rsp(0, 0, false);
-    if (c == 12) m->status(0, Status::Busy, Status::Done);
+    if (send_pkt) m->packet(pkt ? *pkt : r.packet());
+    for (const Rsp& x : rsps) {
+      if (x.cycle == c) m->rsp(x.tid, x.seq, false);
+    }
+    if (c == done_at) m->status(0, Status::Busy, Status::Done);
     m->end_cycle(c);
   }
   return m;
@@ -168,82 +181,18 @@ TEST_CASE("engine model rejects scheduling the RTL did not do as the rules say",
 }
 
 TEST_CASE("engine model drops a stale-seq ACK and counts it", "[engine_model]") {
-  InlineRun r;
-  EngineModel m;
-  // Same stream as run_inline, but a stale ACK (seq 5) at cycle 8 before the real one.
-  for (uint64_t c = 0; c < 16; ++c) {
-    CycleTaps t = idle_taps();
-    if (c == 1) {
-      t.enq = true;
-      t.enq_src = 2;
-      t.enq_qid = 1;
-    }
-    if (c == 2) {
-      t.deq = true;
-      t.deq_qid = 1;
-      t.deq_first = true;
-    }
-    if (c == 3) t.s2_fire = true;
-    if (c == 4) t.pkt_valid = true;
-    if (c == 8 || c == 10) t.rsp_valid = t.rsp_ready = true;
-    m.taps(t);
-    if (c == 0) {
-      m.aw(AwFields{0, 1, 4, AxiBurstIncr, 0});
-      m.w(WBeat{r.w[0], r.w[1], 0xFFFF, false});
-    }
-    if (c == 1) {
-      m.w(WBeat{r.w[2], r.w[3], 0xFFFF, true});
-      m.status(0, Status::Idle, Status::Busy);
-    }
-    if (c == 2) m.b(0, AxiResp::Okay);
-    if (c == 4) m.packet(r.packet());
-    if (c == 8) m.rsp(0, 5, false);
-    if (c == 10) m.rsp(0, 0, false);
-    if (c == 12) m.status(0, Status::Busy, Status::Done);
-    m.end_cycle(c);
-  }
-  INFO((m.failed() ? m.failure().what : std::string()));
-  REQUIRE_FALSE(m.failed());
-  CHECK(m.stats().get(Stat::RspDropped) == 1);
-  CHECK(m.stats().get(Stat::AcksAccepted) == 1);
+  // A stale ACK (seq 5) for TID 0 at cycle 8, before the real one at cycle 10.
+  auto m = run_inline(nullptr, nullptr, {{8, 0, 5}, {10, 0, 0}});
+  INFO((m->failed() ? m->failure().what : std::string()));
+  REQUIRE_FALSE(m->failed());
+  CHECK(m->stats().get(Stat::RspDropped) == 1);
+  CHECK(m->stats().get(Stat::AcksAccepted) == 1);
 }
 
 TEST_CASE("engine model predicts DONE two cycles after the ACK, not earlier", "[engine_model]") {
   // DONE reported at cycle 11 instead of 12: the status comparison must catch it.
-  InlineRun r;
-  EngineModel m;
-  for (uint64_t c = 0; c < 16; ++c) {
-    CycleTaps t = idle_taps();
-    if (c == 1) {
-      t.enq = true;
-      t.enq_src = 2;
-      t.enq_qid = 1;
-    }
-    if (c == 2) {
-      t.deq = true;
-      t.deq_qid = 1;
-      t.deq_first = true;
-    }
-    if (c == 3) t.s2_fire = true;
-    if (c == 4) t.pkt_valid = true;
-    if (c == 10) t.rsp_valid = t.rsp_ready = true;
-    m.taps(t);
-    if (c == 0) {
-      m.aw(AwFields{0, 1, 4, AxiBurstIncr, 0});
-      m.w(WBeat{r.w[0], r.w[1], 0xFFFF, false});
-    }
-    if (c == 1) {
-      m.w(WBeat{r.w[2], r.w[3], 0xFFFF, true});
-      m.status(0, Status::Idle, Status::Busy);
-    }
-    if (c == 2) m.b(0, AxiResp::Okay);
-    if (c == 4) m.packet(r.packet());
-    if (c == 10) m.rsp(0, 0, false);
-    if (c == 11) m.status(0, Status::Busy, Status::Done);
-    m.end_cycle(c);
-    if (m.failed()) break;
-  }
-  REQUIRE(m.failed());
-  CHECK(m.failure().cycle == 11);
-  CHECK(m.failure().what.find("status changes differ") != std::string::npos);
+  auto m = run_inline(nullptr, nullptr, {{10, 0, 0}}, 11);
+  REQUIRE(m->failed());
+  CHECK(m->failure().cycle == 11);
+  CHECK(m->failure().what.find("status changes differ") != std::string::npos);
 }
