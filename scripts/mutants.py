@@ -102,6 +102,20 @@ def sh(argv, cwd=ROOT, log=None):
     return p.returncode, p.stdout
 
 
+def run_parallel(cmds, log, jobs=2):
+    """Runs the commands `jobs` at a time; False (output in the log) if one fails."""
+    ok = True
+    for i in range(0, len(cmds), jobs):
+        procs = [subprocess.Popen(c, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+                 for c in cmds[i:i + jobs]]
+        for p in procs:
+            out, _ = p.communicate()
+            if p.returncode:
+                log.write(out)
+                ok = False
+    return ok
+
+
 def snapshot(log):
     """Copies sim/ and ref_model/ once and compiles the model library from that copy, so that
     every mutant binary is built from one consistent set of sources even if the tree changes
@@ -110,25 +124,13 @@ def snapshot(log):
     shutil.rmtree(src, ignore_errors=True)
     for d in ("sim", "ref_model"):
         shutil.copytree(ROOT / d, src / d)
-    objs = []
-    procs = []
+    objs, cmds = [], []
     for cpp in sorted(glob.glob(str(src / "ref_model" / "*.cpp"))):
         o = str(src / (Path(cpp).stem + ".o"))
         objs.append(o)
-        procs.append(subprocess.Popen(["g++", "-std=c++17", "-O2", f"-I{src}", f"-I{src / 'ref_model'}", "-c", cpp, "-o", o],
-                                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True))
-        if len(procs) == 2:
-            for p in procs:
-                out, _ = p.communicate()
-                if p.returncode:
-                    log.write(out)
-                    return None
-            procs = []
-    for p in procs:
-        out, _ = p.communicate()
-        if p.returncode:
-            log.write(out)
-            return None
+        cmds.append(["g++", "-std=c++17", "-O2", f"-I{src}", f"-I{src / 'ref_model'}", "-c", cpp, "-o", o])
+    if not run_parallel(cmds, log):
+        return None
     lib = src / "libref_model.a"
     code, _ = sh(["ar", "rcs", str(lib)] + objs, log=log)
     return src if code == 0 else None
@@ -163,21 +165,8 @@ def build(name, file, old, new, log, srcdir):
              "-isystem", str(obj), "-isystem", "/usr/share/verilator/include",
              "-isystem", "/usr/share/verilator/include/vltstd", "-c", cpp, "-o", o]
             for cpp, o in zip(sim_srcs, objs)]
-    procs = []
-    for c in cmds:  # two at a time
-        procs.append(subprocess.Popen(c, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True))
-        if len(procs) == 2:
-            for p in procs:
-                out, _ = p.communicate()
-                if p.returncode:
-                    log.write(out)
-                    return None
-            procs = []
-    for p in procs:
-        out, _ = p.communicate()
-        if p.returncode:
-            log.write(out)
-            return None
+    if not run_parallel(cmds, log):
+        return None
     binary = d / "ni_sim"
     code, _ = sh(["g++", "-o", str(binary)] + objs + [str(srcdir / "libref_model.a"),
                  str(obj / "Vqos_engine__ALL.a"), str(obj / "vl_runtime.a"), "-pthread", "-lz"], log=log)
