@@ -757,10 +757,11 @@ void EngineModel::apply_status(uint64_t c) {
       return;
     }
   }
-  std::vector<StIn> model = model_changes_;
+  if (model_changes_.empty() && st_.empty()) return;  // most cycles
+  std::vector<StIn>& model = model_changes_;
   auto key = [](const StIn& s) { return s.wch; };
   std::sort(model.begin(), model.end(), [&](const StIn& a, const StIn& b) { return key(a) < key(b); });
-  std::vector<StIn> act = st_;
+  std::vector<StIn>& act = st_;
   std::sort(act.begin(), act.end(), [&](const StIn& a, const StIn& b) { return key(a) < key(b); });
   bool same = model.size() == act.size();
   for (std::size_t i = 0; same && i < model.size(); ++i) {
