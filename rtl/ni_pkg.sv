@@ -266,29 +266,65 @@ package ni_pkg;
   endfunction
 
   // ---------------------------------------------------------------------------------------
-  // CRC-32 (IEEE 802.3, reflected, init and final XOR 0xFFFFFFFF) over the first `nbytes`
-  // bytes of `data` (byte 0 at bits 7:0).
+  // CRC-32 (IEEE 802.3, reflected, polynomial 0xEDB88320, init and final XOR 0xFFFFFFFF) of a
+  // packet: header and the first min(len, 32) payload bytes (byte 0 at bits 7:0).
+  //
+  // Computed in parallel, not byte by byte: a byte-serial loop whose steps depend on the
+  // length is a chain of 48 dependent updates (80 levels of logic after synthesis). The CRC
+  // register is linear, so for a message M of m bytes
+  //   crc(M) = ~(Z(m) ^ L(M shifted up by 48 - m bytes))
+  // where Z(m) is the register after m zero bytes from 0xFFFFFFFF (a table of constants) and
+  // L is the CRC from 0 over all 48 bytes, in which leading zero bytes change nothing. Each
+  // bit of L is the XOR of the data bits selected by a constant mask: a balanced XOR tree.
   // ---------------------------------------------------------------------------------------
-  function automatic logic [31:0] crc32_update_byte(logic [31:0] crc, logic [7:0] data);
-    logic [31:0] c;
-    c = crc ^ {24'd0, data};
-    for (int b = 0; b < 8; b++) begin
-      c = c[0] ? ((c >> 1) ^ 32'hEDB8_8320) : (c >> 1);
+  localparam int unsigned CrcBytes  = 48;             // header + largest payload
+  localparam int unsigned CrcBits   = 8 * CrcBytes;
+  localparam logic [31:0] CrcPoly   = 32'hEDB8_8320;
+
+  typedef logic [31:0][CrcBits-1:0] crc_masks_t;
+  typedef logic [32:0][31:0]         crc_zeros_t;  // Z(16 + k), k = 0..32 payload bytes
+
+  // Masks of L: bit k of L(data) = ^(data & masks[k]). Bit-serial in stream order (byte 0
+  // first, least significant bit first), each register bit kept as the set of data bits it
+  // is the XOR of.
+  function automatic crc_masks_t crc32_lin_masks();
+    crc_masks_t        st;
+    crc_masks_t        nx;
+    logic [CrcBits-1:0] fb;
+    for (int k = 0; k < 32; k++) st[k] = '0;  // (a single '0 is a 12K-bit replication)
+    for (int p = 0; p < CrcBits; p++) begin
+      fb    = st[0];
+      fb[p] = ~fb[p];
+      for (int k = 0; k < 31; k++) nx[k] = st[k+1] ^ (CrcPoly[k] ? fb : '0);
+      nx[31] = CrcPoly[31] ? fb : '0;
+      st = nx;
     end
-    return c;
+    return st;
   endfunction
 
-  function automatic logic [31:0] crc32_packet(pkt_body_t body);
-    logic [383:0] bytes;
-    logic [31:0]  crc;
-    logic [6:0]   nbytes;
-    bytes  = body;
-    nbytes = 7'd16 + {1'b0, body.hdr.len};
-    crc    = 32'hFFFF_FFFF;
-    for (int i = 0; i < 48; i++) begin
-      if (7'(i) < nbytes) crc = crc32_update_byte(crc, bytes[8*i +: 8]);
+  function automatic crc_zeros_t crc32_zero_terms();
+    crc_zeros_t  z;
+    logic [31:0] c;
+    c = 32'hFFFF_FFFF;
+    for (int n = 1; n <= 16 + 32; n++) begin
+      for (int b = 0; b < 8; b++) c = c[0] ? ((c >> 1) ^ CrcPoly) : (c >> 1);
+      if (n >= 16) z[n-16] = c;
     end
-    return ~crc;
+    return z;
+  endfunction
+
+  localparam crc_masks_t CrcMasks = crc32_lin_masks();
+  localparam crc_zeros_t CrcZeros = crc32_zero_terms();
+
+  function automatic logic [31:0] crc32_packet(pkt_body_t body);
+    logic [CrcBits-1:0] msg;
+    logic [5:0]         plen;   // payload bytes covered, 0..32
+    logic [31:0]        lin;
+    plen = (body.hdr.len > 6'd32) ? 6'd32 : body.hdr.len;
+    msg  = body;
+    msg  = msg << {6'd32 - plen, 3'b000};
+    for (int k = 0; k < 32; k++) lin[k] = ^(msg & CrcMasks[k]);
+    return ~(lin ^ CrcZeros[plen]);
   endfunction
 
 endpackage

@@ -49,12 +49,15 @@ module status_regs
                                (status_q[pair_wch] == StBusy);
   assign rd_single_o         = status_q[rd_single_wch_i];
 
-  wch_t multi_base;
-  assign multi_base = {rd_multi_page_i, rd_multi_half_i, 5'd0};
+  // The 32 channels of a collective read form one aligned group: channel {group, i}. Indexing
+  // with the concatenation (not base + i) keeps each of the 32 selections a 32:1 multiplexer
+  // of groups rather than a 1024:1 multiplexer behind an adder.
+  logic [PageW:0] multi_grp;
+  assign multi_grp = {rd_multi_page_i, rd_multi_half_i};
 
   always_comb begin
     for (int i = 0; i < 32; i++) begin
-      rd_multi_o[2*i +: 2] = status_q[multi_base + wch_t'(i)];
+      rd_multi_o[2*i +: 2] = status_q[{multi_grp, 5'(i)}];
     end
   end
 
@@ -70,7 +73,7 @@ module status_regs
     end
     if (rd_multi_i) begin
       for (int i = 0; i < 32; i++) begin
-        if (finished(status_q[multi_base + wch_t'(i)])) status_d[multi_base + wch_t'(i)] = StIdle;
+        if (finished(status_q[{multi_grp, 5'(i)}])) status_d[{multi_grp, 5'(i)}] = StIdle;
       end
     end
     if (set_busy_i) begin

@@ -58,9 +58,6 @@ WAIVERS: list[Waiver] = [
            "non-negative, so the unsigned comparison is the intended one."),
     Waiver("SignCompare", "rtl/transfer_segmenter.sv", r"if \(q == QTid\)",
            "`int` loop index 0..NumQueues-1 compared with the `int unsigned` constant QTid."),
-    Waiver("SignCompare", "rtl/ni_pkg.sv", r"if \(7'\(i\) < nbytes\)",
-           "`7'(i)` of the loop index 0..47 (non-negative, fits 7 bits) against the 7-bit byte "
-           "count: an unsigned comparison of two small values, as intended."),
     Waiver("SignCompare", "rtl/transfer_segmenter.sv", r"if \(32'\(b\) >= ctrl\.size\)",
            "byte index 0..31 against the 32-bit size: unsigned comparison, as intended."),
     Waiver("UselessCast", "rtl/transfer_segmenter.sv", r"if \(32'\(b\) >= ctrl\.size\)",
