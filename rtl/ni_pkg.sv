@@ -267,32 +267,46 @@ package ni_pkg;
 
   // ---------------------------------------------------------------------------------------
   // CRC-32 (IEEE 802.3, reflected, polynomial 0xEDB88320, init and final XOR 0xFFFFFFFF) of a
-  // packet: header and the first min(len, 32) payload bytes (byte 0 at bits 7:0).
+  // packet: header and the first m = 16 + min(len, 32) payload bytes (byte 0 at bits 7:0).
   //
   // Computed in parallel, not byte by byte: a byte-serial loop whose steps depend on the
   // length is a chain of 48 dependent updates (80 levels of logic after synthesis). The CRC
-  // register is linear, so for a message M of m bytes
-  //   crc(M) = ~(Z(m) ^ L(M shifted up by 48 - m bytes))
-  // where Z(m) is the register after m zero bytes from 0xFFFFFFFF (a table of constants) and
-  // L is the CRC from 0 over all 48 bytes, in which leading zero bytes change nothing. Each
-  // bit of L is the XOR of the data bits selected by a constant mask: a balanced XOR tree.
+  // register is linear and each step is invertible, so with the bytes from m on zeroed
+  //   register after m bytes = B^(48-m) (register after all 48 bytes)
+  // where B undoes one zero byte. The register after 48 bytes is a constant (the effect of
+  // the initial value) XOR, per bit, the XOR of a constant selection of the 384 data bits (a
+  // balanced XOR tree); B^(48-m), 48 - m = 0..32, is applied as up to six conditional 32x32
+  // matrix products, B^1, B^2, B^4, B^8, B^16 and B^32, by the bits of 48 - m. The matrices
+  // and masks are computed at elaboration by the constant functions below.
   // ---------------------------------------------------------------------------------------
-  localparam int unsigned CrcBytes  = 48;             // header + largest payload
-  localparam int unsigned CrcBits   = 8 * CrcBytes;
-  localparam logic [31:0] CrcPoly   = 32'hEDB8_8320;
+  localparam int unsigned CrcBytes = 48;             // header + largest payload
+  localparam int unsigned CrcBits  = 8 * CrcBytes;
+  localparam logic [31:0] CrcPoly  = 32'hEDB8_8320;
 
-  typedef logic [31:0][CrcBits-1:0] crc_masks_t;
-  typedef logic [32:0][31:0]         crc_zeros_t;  // Z(16 + k), k = 0..32 payload bytes
+  typedef logic [31:0][CrcBits-1:0] crc_masks_t;  // [register bit] -> data bits
+  typedef logic [31:0][31:0]        crc_mat_t;    // [output bit] -> register bits
+  typedef crc_mat_t [5:0]           crc_back_t;   // B^(2^i), i = 0..5
 
-  // Masks of L: bit k of L(data) = ^(data & masks[k]). Bit-serial in stream order (byte 0
-  // first, least significant bit first), each register bit kept as the set of data bits it
-  // is the XOR of.
-  function automatic crc_masks_t crc32_lin_masks();
-    crc_masks_t        st;
-    crc_masks_t        nx;
+  // One bit into the register, forward.
+  function automatic logic [31:0] crc32_step(logic [31:0] c, logic d);
+    return (c[0] ^ d) ? ((c >> 1) ^ CrcPoly) : (c >> 1);
+  endfunction
+
+  // One zero bit out of the register, backward: the inverse of crc32_step(c, 0). Bit 31 of a
+  // forward result is the feedback bit (the polynomial has bit 31 set).
+  function automatic logic [31:0] crc32_step_back(logic [31:0] c);
+    return ((c ^ (c[31] ? CrcPoly : 32'd0)) << 1) | {31'd0, c[31]};
+  endfunction
+
+  // Masks of the data part: bit k of the register after 48 bytes from 0 is
+  // ^(data & masks[k]). Bit-serial in stream order (byte 0 first, least significant bit
+  // first), each register bit kept as the set of data bits it is the XOR of.
+  function automatic crc_masks_t crc32_data_masks();
+    crc_masks_t         st;
+    crc_masks_t         nx;
     logic [CrcBits-1:0] fb;
     for (int k = 0; k < 32; k++) st[k] = '0;  // (a single '0 is a 12K-bit replication)
-    for (int p = 0; p < CrcBits; p++) begin
+    for (int unsigned p = 0; p < CrcBits; p++) begin
       fb    = st[0];
       fb[p] = ~fb[p];
       for (int k = 0; k < 31; k++) nx[k] = st[k+1] ^ (CrcPoly[k] ? fb : '0);
@@ -302,29 +316,50 @@ package ni_pkg;
     return st;
   endfunction
 
-  function automatic crc_zeros_t crc32_zero_terms();
-    crc_zeros_t  z;
+  // The register after 48 zero bytes from 0xFFFFFFFF.
+  function automatic logic [31:0] crc32_init_term();
     logic [31:0] c;
     c = 32'hFFFF_FFFF;
-    for (int n = 1; n <= 16 + 32; n++) begin
-      for (int b = 0; b < 8; b++) c = c[0] ? ((c >> 1) ^ CrcPoly) : (c >> 1);
-      if (n >= 16) z[n-16] = c;
-    end
-    return z;
+    for (int unsigned p = 0; p < CrcBits; p++) c = crc32_step(c, 1'b0);
+    return c;
   endfunction
 
-  localparam crc_masks_t CrcMasks = crc32_lin_masks();
-  localparam crc_zeros_t CrcZeros = crc32_zero_terms();
+  // B^(2^i) for i = 0..5: column j is register bit j taken back 8 * 2^i zero bits.
+  function automatic crc_back_t crc32_back_mats();
+    crc_back_t   m;
+    logic [31:0] v;
+    for (int i = 0; i < 6; i++) begin
+      for (int j = 0; j < 32; j++) begin
+        v = 32'd1 << j;
+        for (int n = 0; n < (8 << i); n++) v = crc32_step_back(v);
+        for (int k = 0; k < 32; k++) m[i][k][j] = v[k];
+      end
+    end
+    return m;
+  endfunction
+
+  localparam crc_masks_t  CrcMasks = crc32_data_masks();
+  localparam logic [31:0] CrcInit  = crc32_init_term();
+  localparam crc_back_t   CrcBack  = crc32_back_mats();
 
   function automatic logic [31:0] crc32_packet(pkt_body_t body);
     logic [CrcBits-1:0] msg;
     logic [5:0]         plen;   // payload bytes covered, 0..32
-    logic [31:0]        lin;
+    logic [5:0]         back;   // bytes to take back: 32 - plen
+    logic [31:0]        c;
+    logic [31:0]        r;
     plen = (body.hdr.len > 6'd32) ? 6'd32 : body.hdr.len;
+    back = 6'd32 - plen;
     msg  = body;
-    msg  = msg << {6'd32 - plen, 3'b000};
-    for (int k = 0; k < 32; k++) lin[k] = ^(msg & CrcMasks[k]);
-    return ~(lin ^ CrcZeros[plen]);
+    for (int unsigned j = 0; j < 32; j++) begin  // payload byte j
+      if (6'(j) >= plen) msg[8*(16+j) +: 8] = 8'd0;
+    end
+    for (int k = 0; k < 32; k++) c[k] = CrcInit[k] ^ (^(msg & CrcMasks[k]));
+    for (int i = 0; i < 6; i++) begin
+      for (int k = 0; k < 32; k++) r[k] = ^(CrcBack[i][k] & c);
+      if (back[i]) c = r;
+    end
+    return ~c;
   endfunction
 
 endpackage
