@@ -80,7 +80,7 @@ BeatDecode decode_write_beat(const AwFields& aw, unsigned n, const WBeat& beat) 
     in_window[1] = (a & 0x8) != 0;
   }
   const uint32_t base = a & ~0xFu;
-  std::vector<WordWrite> words;
+  BeatWords words;
   for (unsigned lane = 0; lane < 2; ++lane) {
     const uint8_t s = static_cast<uint8_t>(beat.strb >> (8 * lane));
     if (s != 0x00 && s != 0xFF) {
@@ -107,7 +107,7 @@ BeatDecode decode_write_beat(const AwFields& aw, unsigned n, const WBeat& beat) 
       }
     }
   }
-  d.words = std::move(words);
+  d.words = words;
   return d;
 }
 

@@ -3,8 +3,13 @@
 // checks. They turn a W beat into the word writes it carries, or a drop verdict.
 #pragma once
 
+#include <algorithm>
+#include <array>
+#include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -65,9 +70,35 @@ enum class BeatError : uint8_t {
 };
 const char* to_string(BeatError e);
 
+// The word writes of one beat, lane 0 first: at most two (one per 64-bit lane), kept inline
+// (a beat is decoded on every W handshake; a vector here was an allocation per beat).
+class BeatWords {
+ public:
+  BeatWords() = default;
+  BeatWords(std::initializer_list<WordWrite> words) {
+    for (const WordWrite& w : words) push_back(w);
+  }
+  void push_back(const WordWrite& w) {
+    if (n_ == w_.size()) throw std::length_error("BeatWords: a beat carries at most two words");
+    w_[n_++] = w;
+  }
+  std::size_t size() const { return n_; }
+  bool empty() const { return n_ == 0; }
+  const WordWrite& front() const { return w_[0]; }
+  const WordWrite* begin() const { return w_.data(); }
+  const WordWrite* end() const { return w_.data() + n_; }
+  bool operator==(const BeatWords& o) const {
+    return std::equal(begin(), end(), o.begin(), o.end());
+  }
+
+ private:
+  std::array<WordWrite, 2> w_{};
+  std::size_t n_ = 0;
+};
+
 struct BeatDecode {
   BeatError error = BeatError::None;
-  std::vector<WordWrite> words;  // empty when dropped; may be empty for a legal beat
+  BeatWords words;  // empty when dropped; may be empty for a legal beat
   bool dropped() const { return error != BeatError::None; }
 };
 

@@ -1,6 +1,8 @@
 #include "ref_model/block_desc.hpp"
 
+#include <array>
 #include <ostream>
+#include <utility>
 
 #include "ref_model/bits.hpp"
 #include "ref_model/format_util.hpp"
@@ -8,25 +10,37 @@
 
 namespace ni {
 
+namespace {
+
+constexpr std::array<FieldSpec, 17> kFields = {{
+    {"src_addr", 0, 64},     {"dst_addr", 64, 64},    {"pd_id", 128, 16},
+    {"seq", 144, 14},        {"bytes_sent", 158, 16}, {"cm", 174, 1},
+    {"initialized", 175, 1}, {"fid", 176, 8},         {"retx", 184, 1},
+    {"done", 185, 1},        {"notify", 186, 1},      {"chained", 187, 1},
+    {"len_m1", 188, 16},     {"block_idx", 204, 12},  {"has_next", 216, 1},
+    {"xfer_id", 217, 11},    {"rsvd", 228, 28},
+}};
+
+// Every field at its constant position: the shifts and masks fold at compile time (the golden
+// model packs every block it expects).
+template <std::size_t... I>
+void pack_fields(Bits256& b, const uint64_t (&v)[sizeof...(I)], std::index_sequence<I...>) {
+  (set_field(b, kFields[I].lsb, kFields[I].width, v[I]), ...);
+}
+
+}  // namespace
+
 const std::vector<FieldSpec>& block_desc_fields() {
-  static const std::vector<FieldSpec> f = {
-      {"src_addr", 0, 64},     {"dst_addr", 64, 64},    {"pd_id", 128, 16},
-      {"seq", 144, 14},        {"bytes_sent", 158, 16}, {"cm", 174, 1},
-      {"initialized", 175, 1}, {"fid", 176, 8},         {"retx", 184, 1},
-      {"done", 185, 1},        {"notify", 186, 1},      {"chained", 187, 1},
-      {"len_m1", 188, 16},     {"block_idx", 204, 12},  {"has_next", 216, 1},
-      {"xfer_id", 217, 11},    {"rsvd", 228, 28},
-  };
+  static const std::vector<FieldSpec> f(kFields.begin(), kFields.end());
   return f;
 }
 
 Bits256 BlockDesc::pack() const {
   Bits256 b{};
-  const uint64_t v[] = {src_addr,    dst_addr,  pd_id,    seq,     bytes_sent, cm,
-                        initialized, fid,       retx,     done,    notify,     chained,
-                        len_m1,      block_idx, has_next, xfer_id, rsvd};
-  const auto& f = block_desc_fields();
-  for (std::size_t i = 0; i < f.size(); ++i) set_field(b, f[i].lsb, f[i].width, v[i]);
+  const uint64_t v[kFields.size()] = {src_addr,    dst_addr,  pd_id,    seq,     bytes_sent, cm,
+                                      initialized, fid,       retx,     done,    notify,     chained,
+                                      len_m1,      block_idx, has_next, xfer_id, rsvd};
+  pack_fields(b, v, std::make_index_sequence<kFields.size()>{});
   return b;
 }
 

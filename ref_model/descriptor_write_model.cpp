@@ -36,7 +36,7 @@ void DescriptorWriteModel::reset() {
   table_.assign(NumXfers, Line{});
 }
 
-BeatResult DescriptorWriteModel::apply_beat(const std::vector<WordWrite>& words) {
+BeatResult DescriptorWriteModel::apply_beat(const BeatWords& words) {
   BeatResult r;
   if (words.empty()) return r;
   const DescWordAddr a0 = decode_desc_addr(words.front().addr);

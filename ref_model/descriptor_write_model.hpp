@@ -72,7 +72,7 @@ class DescriptorWriteModel {
 
   // Applies one beat's word writes (all in one 16-byte window of region 0). An empty list is a
   // legal beat that does nothing.
-  BeatResult apply_beat(const std::vector<WordWrite>& words);
+  BeatResult apply_beat(const BeatWords& words);
 
   unsigned num_sets() const { return cfg_.acc_sets; }
   unsigned set_of(unsigned page) const { return cfg_.acc_sets == 1 ? 0 : page; }

@@ -53,11 +53,11 @@ TEST_CASE("WSTRB lane rule", "[axi]") {
   SECTION("16-byte aligned beat") {
     BeatDecode d = decode_write_beat(aw(0x20, 0, 4), 0, beat(lo, hi, 0xFFFF, true));
     REQUIRE_FALSE(d.dropped());
-    CHECK(d.words == std::vector<WordWrite>{{0x20, lo}, {0x28, hi}});
+    CHECK(d.words == BeatWords{{0x20, lo}, {0x28, hi}});
     d = decode_write_beat(aw(0x20, 0, 4), 0, beat(lo, hi, 0x00FF, true));
-    CHECK(d.words == std::vector<WordWrite>{{0x20, lo}});
+    CHECK(d.words == BeatWords{{0x20, lo}});
     d = decode_write_beat(aw(0x20, 0, 4), 0, beat(lo, hi, 0xFF00, true));
-    CHECK(d.words == std::vector<WordWrite>{{0x28, hi}});
+    CHECK(d.words == BeatWords{{0x28, hi}});
     d = decode_write_beat(aw(0x20, 0, 4), 0, beat(lo, hi, 0x0000, true));
     CHECK_FALSE(d.dropped());  // legal, no word
     CHECK(d.words.empty());
@@ -68,19 +68,19 @@ TEST_CASE("WSTRB lane rule", "[axi]") {
   }
   SECTION("16-byte unaligned first beat covers the upper lane only") {
     BeatDecode d = decode_write_beat(aw(0x28, 1, 4), 0, beat(lo, hi, 0xFF00, false));
-    CHECK(d.words == std::vector<WordWrite>{{0x28, hi}});
+    CHECK(d.words == BeatWords{{0x28, hi}});
     CHECK(decode_write_beat(aw(0x28, 1, 4), 0, beat(lo, hi, 0xFFFF, false)).error ==
           BeatError::Strobe);
     d = decode_write_beat(aw(0x28, 1, 4), 1, beat(lo, hi, 0xFFFF, true));
-    CHECK(d.words == std::vector<WordWrite>{{0x30, lo}, {0x38, hi}});
+    CHECK(d.words == BeatWords{{0x30, lo}, {0x38, hi}});
   }
   SECTION("8-byte beats use the lane addr[3]") {
     BeatDecode d = decode_write_beat(aw(0x20, 1, 3), 0, beat(lo, hi, 0x00FF, false));
-    CHECK(d.words == std::vector<WordWrite>{{0x20, lo}});
+    CHECK(d.words == BeatWords{{0x20, lo}});
     CHECK(decode_write_beat(aw(0x20, 1, 3), 0, beat(lo, hi, 0xFF00, false)).error ==
           BeatError::Strobe);
     d = decode_write_beat(aw(0x20, 1, 3), 1, beat(lo, hi, 0xFF00, true));  // 0x28
-    CHECK(d.words == std::vector<WordWrite>{{0x28, hi}});
+    CHECK(d.words == BeatWords{{0x28, hi}});
     CHECK(decode_write_beat(aw(0x20, 1, 3), 1, beat(lo, hi, 0x00FF, true)).error ==
           BeatError::Strobe);
   }
@@ -100,9 +100,9 @@ TEST_CASE("AW errors drop every beat", "[axi]") {
 
 TEST_CASE("region 4 writes: only 0x40000 and 0x40010", "[axi]") {
   CHECK(decode_write_beat(aw(0x40000, 0, 3), 0, beat(5, 0, 0x00FF, true)).words ==
-        std::vector<WordWrite>{{0x40000, 5}});
+        BeatWords{{0x40000, 5}});
   CHECK(decode_write_beat(aw(0x40010, 0, 4), 0, beat(5, 0, 0x00FF, true)).words ==
-        std::vector<WordWrite>{{0x40010, 5}});
+        BeatWords{{0x40010, 5}});
   CHECK(decode_write_beat(aw(0x40008, 0, 3), 0, beat(0, 5, 0xFF00, true)).error ==
         BeatError::CtrlWord);
   CHECK(decode_write_beat(aw(0x40000, 0, 4), 0, beat(5, 6, 0xFFFF, true)).error ==

@@ -10,7 +10,7 @@ using namespace ni;
 namespace {
 
 // One 8-byte beat writing word `w` (0..7; 4..7 land in line c+1) of the descriptor at (p, c).
-std::vector<WordWrite> word(unsigned p, unsigned c, unsigned w, uint64_t v) {
+BeatWords word(unsigned p, unsigned c, unsigned w, uint64_t v) {
   return {{desc_word_addr(p, c + w / 4, w % 4), v}};
 }
 
