@@ -277,7 +277,9 @@ package ni_pkg;
   // the initial value) XOR, per bit, the XOR of a constant selection of the 384 data bits (a
   // balanced XOR tree); B^(48-m), 48 - m = 0..32, is applied as up to six conditional 32x32
   // matrix products, B^1, B^2, B^4, B^8, B^16 and B^32, by the bits of 48 - m. The matrices
-  // and masks are computed at elaboration by the constant functions below.
+  // and masks are computed at elaboration by the constant functions below. The work is split
+  // in two functions (crc32_partial, crc32_finish) so that the packet queue can do the XOR
+  // trees when a packet is written and the take-back when it is read.
   // ---------------------------------------------------------------------------------------
   localparam int unsigned CrcBytes = 48;             // header + largest payload
   localparam int unsigned CrcBits  = 8 * CrcBytes;
@@ -342,19 +344,34 @@ package ni_pkg;
   localparam logic [31:0] CrcInit  = crc32_init_term();
   localparam crc_back_t   CrcBack  = crc32_back_mats();
 
-  function automatic logic [31:0] crc32_packet(pkt_body_t body);
+  // Bytes past the packet's payload: 48 - m = 32 - min(len, 32).
+  function automatic logic [5:0] crc32_back_bytes(logic [5:0] len);
+    return 6'd32 - ((len > 6'd32) ? 6'd32 : len);
+  endfunction
+
+  // First half: the register after all 48 bytes, with the bytes past the packet zeroed. The
+  // packet queue computes it when the packet is written and stores it with the packet.
+  function automatic logic [31:0] crc32_partial(pkt_body_t body);
     logic [CrcBits-1:0] msg;
     logic [5:0]         plen;   // payload bytes covered, 0..32
-    logic [5:0]         back;   // bytes to take back: 32 - plen
     logic [31:0]        c;
-    logic [31:0]        r;
-    plen = (body.hdr.len > 6'd32) ? 6'd32 : body.hdr.len;
-    back = 6'd32 - plen;
+    plen = 6'd32 - crc32_back_bytes(body.hdr.len);
     msg  = body;
     for (int unsigned j = 0; j < 32; j++) begin  // payload byte j
       if (6'(j) >= plen) msg[8*(16+j) +: 8] = 8'd0;
     end
     for (int k = 0; k < 32; k++) c[k] = CrcInit[k] ^ (^(msg & CrcMasks[k]));
+    return c;
+  endfunction
+
+  // Second half: take the register back over the zero bytes and apply the final XOR. The
+  // packet queue computes it at its output.
+  function automatic logic [31:0] crc32_finish(logic [31:0] partial, logic [5:0] len);
+    logic [5:0]  back;
+    logic [31:0] c;
+    logic [31:0] r;
+    back = crc32_back_bytes(len);
+    c    = partial;
     for (int i = 0; i < 6; i++) begin
       for (int k = 0; k < 32; k++) r[k] = ^(CrcBack[i][k] & c);
       if (back[i]) c = r;
