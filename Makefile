@@ -37,9 +37,9 @@ HAVE_TOP  := $(wildcard rtl/$(TOP).sv)
 # Primitives: linted as their own top and verilated for tests/prim/tb_<prim>.cpp.
 PRIMS     := dp_ram id_fifo id_init md_arbiter sched_queues sync_fifo
 
-# The sources of a stand-alone module: its own file, after the package if it names it.
-# Modules it instantiates are found in rtl/ through -y.
-module_srcs = $(if $(findstring ni_pkg,$(file <rtl/$1.sv)),$(RTL_PKG)) rtl/$1.sv
+# The sources of a stand-alone module: the package (its types, and the assertion macros every
+# module uses), then its own file. Modules it instantiates are found in rtl/ through -y.
+module_srcs = $(RTL_PKG) rtl/$1.sv
 
 # ------------------------------------------------------------------------------------------
 # Tools and flags
@@ -80,7 +80,7 @@ $(call vardep,$(BUILD)/lint/flags,$(LINT_FLAGS))
 # $(call VERILATED_MODEL,NAME,TOP,SOURCES,EXTRA_VERILATOR_FLAGS[,CLASS])
 #   Verilates module TOP from SOURCES (plus whatever it instantiates, found in rtl/) into the
 #   C++ class V<NAME>, e.g. a second parameterisation of a primitive:
-#     $(eval $(call VERILATED_MODEL,id_fifo_d12,id_fifo,rtl/id_fifo.sv,-GDepth=12 -GWidth=4))
+#     $(eval $(call VERILATED_MODEL,id_fifo_d12,id_fifo,$(call module_srcs,id_fifo),-GDepth=12 -GWidth=4))
 #   CLASS (optional) names the class instead, for a variant that code written against another
 #   model's class (e.g. sim/, which includes "Vqos_engine.h") must compile against unchanged;
 #   each model has its own obj dir, so only a binary's link decides which one it gets.
@@ -178,13 +178,13 @@ TB_PRIM_NAMES := $(patsubst tests/prim/tb_%.cpp,%,$(TB_PRIM_SRCS))
 
 $(foreach p,$(sort $(PRIMS) $(TB_PRIM_NAMES)),\
   $(eval $(call VERILATED_MODEL,$(p),$(p),$(call module_srcs,$(p)),)))
-$(eval $(call VERILATED_MODEL,dp_ram_d8,dp_ram,rtl/dp_ram.sv,-GDepth=8 -GWidth=12))
-$(eval $(call VERILATED_MODEL,id_fifo_d12,id_fifo,rtl/id_fifo.sv,-GDepth=12 -GWidth=4))
-$(eval $(call VERILATED_MODEL,id_init_small,id_init,rtl/id_init.sv,\
+$(eval $(call VERILATED_MODEL,dp_ram_d8,dp_ram,$(call module_srcs,dp_ram),-GDepth=8 -GWidth=12))
+$(eval $(call VERILATED_MODEL,id_fifo_d12,id_fifo,$(call module_srcs,id_fifo),-GDepth=12 -GWidth=4))
+$(eval $(call VERILATED_MODEL,id_init_small,id_init,$(call module_srcs,id_init),\
   -GTidCount=5 -GTidW=3 -GFid1Base=9 -GFid1Count=3 -GFid4Base=40 -GFid4Count=7 -GFid4Step=3))
-$(eval $(call VERILATED_MODEL,sched_queues_small,sched_queues,rtl/sched_queues.sv,\
+$(eval $(call VERILATED_MODEL,sched_queues_small,sched_queues,$(call module_srcs,sched_queues),\
   -GNumQueues=3 -GNumNodes=8 -GNumSrc=3))
-$(eval $(call VERILATED_MODEL,sync_fifo_d3,sync_fifo,rtl/sync_fifo.sv,-GDepth=3 -GWidth=20))
+$(eval $(call VERILATED_MODEL,sync_fifo_d3,sync_fifo,$(call module_srcs,sync_fifo),-GDepth=3 -GWidth=20))
 
 $(foreach p,$(TB_PRIM_NAMES),\
   $(eval $(call CATCH_TB,tb_$(p),tests/prim/tb_$(p).cpp,$(or $(TB_MODELS_$(p)),$(p)),)))

@@ -5,7 +5,6 @@
 // the Transfer Table, and the line that makes a transfer live also sets its status BUSY and
 // enqueues it, all in that cycle. Reads: status (single / 32 channels, clear on read),
 // statistics counters, control registers.
-`include "ni_assert.svh"
 `default_nettype none
 
 module axi_slave

@@ -3,7 +3,6 @@
 //
 // A sync_fifo (array storage with an asynchronous read: distributed RAM on an FPGA, as in the
 // thesis's Table 4.1 where the ID FIFOs use no block RAM) plus the checks an ID pool needs.
-`include "ni_assert.svh"
 `default_nettype none
 
 module id_fifo #(

@@ -4,7 +4,6 @@
 // side (one push per FIFO per cycle): TIDs 0..TidCount-1, 1xFIDs Fid1Base.., 4xFID bases
 // Fid4Base, Fid4Base+Fid4Step, ... `done_o` rises in the cycle after the last push and stays
 // high until the next reset.
-`include "ni_assert.svh"
 `default_nettype none
 
 module id_init #(

@@ -9,7 +9,6 @@
 // Handler's update pipeline (status completion, ID return), which takes the network's
 // responses and the segmenter's finish events one per cycle. This arbiter decides between
 // them.
-`include "ni_assert.svh"
 `default_nettype none
 
 module md_arbiter (

@@ -8,7 +8,6 @@
 //     park metadata of its transfer.
 // M2: count the resolve, return the TID, wake or finish the transfer.
 // The handler never stalls: its enqueue has the top priority and it alone returns IDs.
-`include "ni_assert.svh"
 `default_nettype none
 
 module msg_handler

@@ -4,6 +4,35 @@
 // structs list them MSB first, so every struct below is the ICD's list read bottom-up.
 `default_nettype none
 
+// Assertion macros of the RTL. They are defined here, in the package file, which every
+// compilation lists first (macros carry over to the files that follow it), so no include
+// path is needed. Every macro expects `clk_i` and `rst_ni` in scope (the module's clock and
+// asynchronous active-low reset). Synthesis defines SYNTHESIS and sees nothing; Verilator
+// checks them when run with --assert.
+`ifndef SYNTHESIS
+// Concurrent assertion checked on every rising clock edge outside reset.
+// SYNCASYNCNET: rst_ni is an asynchronous reset of the design and also the `disable iff`
+// condition of the checker; the checker is not logic, so the mixed use is intended.
+`define ASSERT(name, prop) \
+  /* verilator lint_off SYNCASYNCNET */ \
+  name: assert property (@(posedge clk_i) disable iff (!rst_ni) (prop)) \
+    else $error("[%0t] %m: assertion %s failed", $time, `"name`"); \
+  /* verilator lint_on SYNCASYNCNET */
+
+// valid must stay high, and data stable, until ready.
+`define ASSERT_VALID_HELD(name, valid, ready, data) \
+  `ASSERT(name``_valid, (valid) && !(ready) |=> (valid)) \
+  `ASSERT(name``_data, (valid) && !(ready) |=> $stable(data))
+
+// The vector has at most one bit set.
+`define ASSERT_ONEHOT0(name, vec) \
+  `ASSERT(name, $onehot0(vec))
+`else
+`define ASSERT(name, prop)
+`define ASSERT_VALID_HELD(name, valid, ready, data)
+`define ASSERT_ONEHOT0(name, vec)
+`endif
+
 // Not every constant is used by every module that imports the package.
 /* verilator lint_off UNUSEDPARAM */
 package ni_pkg;
@@ -210,7 +239,6 @@ package ni_pkg;
     kind_e kind;
     fid_t  fid;
   } fin_t;
-
 
   function automatic int unsigned num_queues(int unsigned intra_prios);
     return 2 + 4 * intra_prios;

@@ -3,7 +3,6 @@
 // in two (ni_pkg): the XOR trees over the packet's bytes when it is written (stored with the
 // packet), the take-back over the bytes past the packet and the final XOR at the output. Each
 // side gets about half of the CRC's logic depth.
-`include "ni_assert.svh"
 `default_nettype none
 
 module pkt_queue

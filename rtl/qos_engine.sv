@@ -4,7 +4,6 @@
 // and their initialiser, the scheduling queues, the status and statistics registers, and
 // the four blocks that work on them: AXI slave, Transfer Segmenter, Message Handler and the
 // packet queue. docs/design.md describes how they fit together.
-`include "ni_assert.svh"
 `default_nettype none
 
 module qos_engine

@@ -11,7 +11,6 @@
 // queue `deq_qid_i`. A dequeue reads the next link from the RAM; its result arrives one cycle
 // later and is forwarded as the head when the same queue is dequeued again in that cycle, so
 // back-to-back dequeues from one queue work at full rate.
-`include "ni_assert.svh"
 `default_nettype none
 
 module sched_queues #(

@@ -5,7 +5,6 @@
 // clears DONE/ERROR to IDLE on status reads (single or 32-channel); the Message Handler
 // finishes a channel (BUSY -> DONE or ERROR). The transitions need different current codes,
 // so the writers never collide on one channel. Reads are combinational.
-`include "ni_assert.svh"
 `default_nettype none
 
 module status_regs

@@ -1,5 +1,4 @@
 // Small first-word-fall-through FIFO with registered storage (AW FIFO, B FIFO, finish FIFO).
-`include "ni_assert.svh"
 `default_nettype none
 
 module sync_fifo #(

@@ -7,7 +7,6 @@
 // re-enqueue, park, or finish. First blocks leave from stage 2 directly (stage-3 bypass).
 // Stage 3 computes the addresses of blocks k >= 1 and holds a block while `blk_ready_i` is
 // low.
-`include "ni_assert.svh"
 `default_nettype none
 
 module transfer_segmenter

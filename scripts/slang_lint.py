@@ -89,7 +89,9 @@ def rtl_sort_key(path: str) -> tuple[int, str]:
 def compile_view(files: list[str], incdirs: list[str], tops: list[str], defines: list[str]):
     d = driver.Driver()
     d.addStandardArgs()
-    args = ["slang", "-Weverything", "--error-limit=0"]
+    # One compilation unit: ni_pkg.sv, listed first, defines the assertion macros the other
+    # files use (Verilator and synthesis tools read a file list the same way).
+    args = ["slang", "-Weverything", "--error-limit=0", "--single-unit"]
     args += [f"-I{i}" for i in incdirs]
     args += [f"-D{x}" for x in defines]
     for t in tops:

@@ -49,8 +49,9 @@ FAMILY = "xcup"
 CLOCK_MHZ = 150
 DELAY_TARGET_PS = round(1e6 / CLOCK_MHZ)
 
-# read_slang options (-j 1: the WebAssembly build has no threads).
-SLANG_OPTS = ["-j", "1", "-DSYNTHESIS"]
+# read_slang options (-j 1: the WebAssembly build has no threads; --single-unit: ni_pkg.sv,
+# read first, defines the assertion macros the other files use).
+SLANG_OPTS = ["-j", "1", "-DSYNTHESIS", "--single-unit"]
 
 # Memories that must be block RAM (the brief of issue #7): Transfer Table, metadata tables,
 # Pending Transactions Table, the scheduling queues' next-pointer RAM.
