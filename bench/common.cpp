@@ -1,6 +1,7 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "bench/common.hpp"
 
-#include "ref_model/descriptor_write_model.hpp"
+#include "ref_model/qos/descriptor_write_model.hpp"
 
 namespace bench {
 
@@ -78,8 +79,8 @@ sim::Testbench::Options tb_options(bool auto_ack, unsigned ack_latency) {
 void check(sim::Testbench& tb, const std::string& what) {
   if (tb.failed()) {
     const ni::ModelFailure& f = tb.model().failure();
-    throw BenchError(what + ": golden model failure at cycle " + std::to_string(f.cycle) + ": " + f.what + "\n" +
-                     f.detail);
+    throw BenchError(what + ": golden model failure at cycle " + std::to_string(f.cycle) + ": " +
+                     f.what + "\n" + f.detail);
   }
 }
 
@@ -92,25 +93,24 @@ void run_until(sim::Testbench& tb, const std::function<bool()>& done, uint64_t m
 
 void finish(sim::Testbench& tb, const std::string& what) {
   run_until(
-      tb,
-      [&] {
-        return !tb.axi().busy() && !tb.responder().busy() && tb.model().quiescent();
-      },
+      tb, [&] { return !tb.axi().busy() && !tb.responder().busy() && tb.model().quiescent(); },
       1000000, what + " (draining)");
   sim::RunResult r;
   tb.finish(r);
-  if (!r.passed) throw BenchError(what + ": end-of-run checks failed: " + r.failure + "\n" + r.detail);
+  if (!r.passed)
+    throw BenchError(what + ": end-of-run checks failed: " + r.failure + "\n" + r.detail);
 }
 
 void Probe::on_block(const sim::BlockEvent& e) {
-  const unsigned seq = unsigned((e.desc[2] >> 16) & 0x3FFF);            // blk_desc[157:144]
+  const unsigned seq = unsigned((e.desc[2] >> 16) & 0x3FFF);  // blk_desc[157:144]
   const uint32_t len = uint32_t((e.desc[2] >> 60) | ((e.desc[3] & 0xFFF) << 4)) + 1;  // [203:188]
   blocks.push_back(Block{e.cycle, e.tid, seq, len});
 }
 
 void Probe::on_packet(const sim::PacketEvent& e) {
   const uint64_t h = e.data[0];
-  packets.push_back(Pkt{e.cycle, unsigned(h & 0xF), unsigned((h >> 4) & 0x3FF), unsigned((h >> 14) & 0x3FFF)});
+  packets.push_back(
+      Pkt{e.cycle, unsigned(h & 0xF), unsigned((h >> 4) & 0x3FF), unsigned((h >> 14) & 0x3FFF)});
 }
 
 void Probe::on_tap(const sim::TapEvent& t) {

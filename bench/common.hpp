@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Shared plumbing of the benchmarks (build/bench/ni_bench): the address map, descriptor
 // stores, a probe that records what the monitor saw, and the bench's failure handling.
 //
@@ -13,9 +14,9 @@
 #include <string>
 #include <vector>
 
-#include "ref_model/descriptor.hpp"
-#include "sim/events.hpp"
-#include "sim/testbench.hpp"
+#include "ref_model/common/descriptor.hpp"
+#include "sim/core/events.hpp"
+#include "sim/tb/qos/testbench.hpp"
 
 namespace bench {
 
@@ -31,7 +32,9 @@ struct BenchError : std::runtime_error {
 };
 
 // ICD section 3.
-constexpr uint32_t status_addr(unsigned page, unsigned ch) { return (1u << 16) | (page << 12) | (ch << 5); }
+constexpr uint32_t status_addr(unsigned page, unsigned ch) {
+  return (1u << 16) | (page << 12) | (ch << 5);
+}
 constexpr uint32_t status32_addr(unsigned page, unsigned half) {
   return (2u << 16) | (page << 12) | (half << 10);
 }
@@ -83,9 +86,7 @@ class Probe : public sim::Listener {
   uint64_t first_enq = kNone, first_deq = kNone, first_s2_fire = kNone;
   uint64_t first_blk_valid = kNone, first_pkt_valid = kNone;
 
-  void arm() {
-    first_enq = first_deq = first_s2_fire = first_blk_valid = first_pkt_valid = kNone;
-  }
+  void arm() { first_enq = first_deq = first_s2_fire = first_blk_valid = first_pkt_valid = kNone; }
   void on_aw(const sim::AwEvent& e) override { aws.push_back(e); }
   void on_block(const sim::BlockEvent& e) override;
   void on_packet(const sim::PacketEvent& e) override;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "bench/curves.hpp"
 
 #include <algorithm>
@@ -21,12 +22,15 @@ constexpr unsigned kDone = 2, kError = 3;
 uint64_t dst_of(unsigned ch) { return kDstBase + uint64_t(ch) * (uint64_t{1} << 24); }
 
 ni::Descriptor desc_of(const CurveOptions& o, unsigned ch, uint32_t size, bool inline_kind) {
-  return inline_kind ? inline_desc(o.page, ch, size, dst_of(ch)) : memory_desc(o.page, ch, size, dst_of(ch));
+  return inline_kind ? inline_desc(o.page, ch, size, dst_of(ch))
+                     : memory_desc(o.page, ch, size, dst_of(ch));
 }
 
 // Channels a transfer of this kind occupies: a long descriptor (inline over 16 bytes) takes an
 // even channel and the odd one above it.
-unsigned stride_of(uint32_t size, bool inline_kind) { return desc_of(CurveOptions{}, 0, size, inline_kind).is_long() ? 2 : 1; }
+unsigned stride_of(uint32_t size, bool inline_kind) {
+  return desc_of(CurveOptions{}, 0, size, inline_kind).is_long() ? 2 : 1;
+}
 
 // The engine in the harness with the send unit and the CPU model plugged in.
 struct Env {
@@ -53,7 +57,9 @@ void run_program(Env& e, Prog& p, const std::string& name, uint64_t max_cycles, 
   const uint64_t busy0 = e.send.busy_cycles();
   p.start(e.cpu->now());
   const uint64_t t0 = e.cpu->now();
-  run_until(e.tb, [&] { return p.done() || !e.cpu->error().empty() || !p.error().empty(); }, max_cycles, name);
+  run_until(
+      e.tb, [&] { return p.done() || !e.cpu->error().empty() || !p.error().empty(); }, max_cycles,
+      name);
   if (!e.cpu->error().empty()) throw BenchError(name + ": " + e.cpu->error());
   if (!p.error().empty()) throw BenchError(name + ": " + p.error());
   r.cycles = p.end() - t0;
@@ -65,7 +71,12 @@ void run_program(Env& e, Prog& p, const std::string& name, uint64_t max_cycles, 
 class OneAtATime {
  public:
   OneAtATime(PsCpu& cpu, const CurveOptions& o, uint32_t size, bool inline_kind, unsigned n)
-      : cpu_(cpu), o_(o), size_(size), inline_(inline_kind), n_(n), stride_(stride_of(size, inline_kind)) {}
+      : cpu_(cpu),
+        o_(o),
+        size_(size),
+        inline_(inline_kind),
+        n_(n),
+        stride_(stride_of(size, inline_kind)) {}
   void start(uint64_t t) { begin(t); }
   bool done() const { return i_ == n_; }
   uint64_t end() const { return end_; }
@@ -118,8 +129,14 @@ class OneAtATime {
 
 class Outstanding {
  public:
-  Outstanding(PsCpu& cpu, const CurveOptions& o, uint32_t size, bool inline_kind, unsigned n, unsigned batches)
-      : cpu_(cpu), o_(o), size_(size), inline_(inline_kind), n_(n), batches_(batches),
+  Outstanding(PsCpu& cpu, const CurveOptions& o, uint32_t size, bool inline_kind, unsigned n,
+              unsigned batches)
+      : cpu_(cpu),
+        o_(o),
+        size_(size),
+        inline_(inline_kind),
+        n_(n),
+        batches_(batches),
         stride_(stride_of(size, inline_kind)) {
     if (n_ * stride_ > 64) throw BenchError("more outstanding transfers than channels");
   }
@@ -198,8 +215,8 @@ double to_gbps(double bytes_per_cycle) { return bytes_per_cycle * 8.0 * kClockMH
 double frac(double bytes_per_cycle) { return bytes_per_cycle / kLineRateBytesPerCycle; }
 
 nlohmann::json run_json(const ProgramRun& r) {
-  return {{"transfers", r.transfers}, {"cycles", r.cycles},   {"latency_cycles", r.latency},
-          {"polls", r.polls},         {"bytes", r.bytes},     {"datapath_busy", r.datapath_busy}};
+  return {{"transfers", r.transfers}, {"cycles", r.cycles}, {"latency_cycles", r.latency},
+          {"polls", r.polls},         {"bytes", r.bytes},   {"datapath_busy", r.datapath_busy}};
 }
 
 }  // namespace
@@ -219,7 +236,8 @@ ProgramRun one_at_a_time(const CurveOptions& o, uint32_t size, bool inline_kind,
   return r;
 }
 
-ProgramRun outstanding(const CurveOptions& o, uint32_t size, bool inline_kind, unsigned n, unsigned batches) {
+ProgramRun outstanding(const CurveOptions& o, uint32_t size, bool inline_kind, unsigned n,
+                       unsigned batches) {
   const std::string name = what("outstanding", size, inline_kind);
   Env e(o);
   Outstanding p(*e.cpu, o, size, inline_kind, n, batches);
@@ -239,14 +257,17 @@ nlohmann::json curves(CurveOptions o) {
   if (o.delay_sweep.empty()) o.delay_sweep = {0, 10, 20, 50, 100};
   const double budget = double(o.budget_cycles);
   // Transfer counts: enough for a stable average, few for the large sizes.
-  auto count_a = [&](uint32_t size) { return clamp_count(budget / (est_send_cycles(size) + 120), 3, 128); };
+  auto count_a = [&](uint32_t size) {
+    return clamp_count(budget / (est_send_cycles(size) + 120), 3, 128);
+  };
   auto count_b = [&](uint32_t size, unsigned& batches) {
     const unsigned n = clamp_count(budget / (est_send_cycles(size) + 4), 4, 64);
     batches = clamp_count(budget / (n * (est_send_cycles(size) + 4) + 150), 1, 4);
     return n;
   };
 
-  nlohmann::json lat = nlohmann::json::array(), thr = nlohmann::json::array(), runs = nlohmann::json::array();
+  nlohmann::json lat = nlohmann::json::array(), thr = nlohmann::json::array(),
+                 runs = nlohmann::json::array();
   std::vector<std::pair<uint32_t, double>> small;  // one-at-a-time latency of sizes <= 512 B
   nlohmann::json line_rate_size = nullptr;
   for (uint32_t size : o.sizes) {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Cycle figures of the RTL (thesis 4.2.1, docs/design.md section 12), measured at the ports of
 // the verilated engine in the harness (golden model attached): deterministic cycle counts.
 #include "bench/figures.hpp"
@@ -32,7 +33,9 @@ uint64_t aw_cycle(const Probe& p, uint64_t from) {
 }
 
 nlohmann::json timeline(const Probe& p, uint64_t aw) {
-  auto rel = [&](uint64_t c) { return c == kNone ? nlohmann::json(nullptr) : nlohmann::json(c - aw); };
+  auto rel = [&](uint64_t c) {
+    return c == kNone ? nlohmann::json(nullptr) : nlohmann::json(c - aw);
+  };
   return {{"aw", 0},
           {"enqueue", rel(p.first_enq)},
           {"dequeue", rel(p.first_deq)},
@@ -48,7 +51,8 @@ nlohmann::json inline_latency() {
   const uint64_t t0 = e.tb.cycle();
   e.probe.arm();
   e.tb.axi().write(descriptor_burst(inline_desc(0, 0, 8, kDst)));
-  run_until(e.tb, [&] { return e.probe.packets.size() == 1; }, 1000, "inline latency");
+  run_until(
+      e.tb, [&] { return e.probe.packets.size() == 1; }, 1000, "inline latency");
   const uint64_t aw = aw_cycle(e.probe, t0);
   const nlohmann::json tl = timeline(e.probe, aw);
   finish(e.tb, "inline latency");
@@ -61,7 +65,8 @@ nlohmann::json block_latency() {
   const uint64_t t0 = e.tb.cycle();
   e.probe.arm();
   e.tb.axi().write(descriptor_burst(memory_desc(0, 0, 4096, kDst)));
-  run_until(e.tb, [&] { return e.probe.blocks.size() == 1; }, 1000, "block latency");
+  run_until(
+      e.tb, [&] { return e.probe.blocks.size() == 1; }, 1000, "block latency");
   const uint64_t aw = aw_cycle(e.probe, t0);
   const nlohmann::json tl = timeline(e.probe, aw);
   finish(e.tb, "block latency");
@@ -72,8 +77,10 @@ nlohmann::json block_latency() {
 // spacing of their packets in steady state (packets 8..63).
 nlohmann::json inline_rate() {
   Env e(true);
-  for (unsigned ch = 0; ch < 64; ++ch) e.tb.axi().write(descriptor_burst(inline_desc(0, ch, 8, kDst)));
-  run_until(e.tb, [&] { return e.probe.packets.size() == 64; }, 5000, "inline rate");
+  for (unsigned ch = 0; ch < 64; ++ch)
+    e.tb.axi().write(descriptor_burst(inline_desc(0, ch, 8, kDst)));
+  run_until(
+      e.tb, [&] { return e.probe.packets.size() == 64; }, 5000, "inline rate");
   finish(e.tb, "inline rate");
   const auto& p = e.probe.packets;
   uint64_t lo = kNone, hi = 0;
@@ -99,9 +106,11 @@ nlohmann::json segmenter_rate() {
   constexpr uint64_t kWindow = 10000;
   Env e(true);
   for (unsigned ch = 0; ch < 64; ++ch) {
-    e.tb.axi().write(descriptor_burst(memory_desc(0, ch, kBlocksPerXfer * 65536u, kDst + uint64_t(ch) * (1ull << 24))));
+    e.tb.axi().write(descriptor_burst(
+        memory_desc(0, ch, kBlocksPerXfer * 65536u, kDst + uint64_t(ch) * (1ull << 24))));
   }
-  run_until(e.tb, [&] { return e.probe.blocks.size() >= 256 + kWindow; }, 100000, "segmenter rate");
+  run_until(
+      e.tb, [&] { return e.probe.blocks.size() >= 256 + kWindow; }, 100000, "segmenter rate");
   const uint64_t w0 = e.probe.blocks[255].cycle;
   uint64_t n = 0;
   for (const auto& b : e.probe.blocks) n += (b.cycle >= w0 && b.cycle < w0 + kWindow) ? 1 : 0;
@@ -136,21 +145,25 @@ nlohmann::json ack_to_done() {
     const unsigned ch = k;
     e.tb.axi().write(descriptor_burst(memory_desc(0, ch, 4096, kDst)));
     const std::size_t nb = e.probe.blocks.size();
-    run_until(e.tb, [&] { return e.probe.blocks.size() > nb; }, 1000, "ack to done: block");
+    run_until(
+        e.tb, [&] { return e.probe.blocks.size() > nb; }, 1000, "ack to done: block");
     const Probe::Block b = e.probe.blocks.back();
     const uint64_t at = e.tb.cycle() + 2;
     const std::size_t nr = e.probe.rsps.size();
     e.tb.responder().script(at, uint16_t(b.tid), uint16_t(b.seq), false);
     // Present the status read at cycle at + k.
-    run_until(e.tb, [&] { return e.tb.cycle() == at + k; }, 100, "ack to done: wait");
+    run_until(
+        e.tb, [&] { return e.tb.cycle() == at + k; }, 100, "ack to done: wait");
     sim::AxiRead got;
     bool have = false;
     e.tb.axi().read(read_at(status_addr(0, ch)), [&](const sim::AxiRead& t) {
       got = t;
       have = true;
     });
-    run_until(e.tb, [&] { return have; }, 100, "ack to done: read");
-    if (e.probe.rsps.size() <= nr || e.probe.rsps[nr].cycle != at) throw BenchError("ack to done: response not taken at once");
+    run_until(
+        e.tb, [&] { return have; }, 100, "ack to done: read");
+    if (e.probe.rsps.size() <= nr || e.probe.rsps[nr].cycle != at)
+      throw BenchError("ack to done: response not taken at once");
     if (got.ar_cycle != at + k) throw BenchError("ack to done: status read not taken at once");
     const uint64_t st = e.probe.status_cycle(ch, 2, at);
     if (st == kNone) throw BenchError("ack to done: no DONE");
@@ -161,7 +174,8 @@ nlohmann::json ack_to_done() {
     if (code != 2) {  // clear the DONE
       bool done = false;
       e.tb.axi().read(read_at(status_addr(0, ch)), [&](const sim::AxiRead&) { done = true; });
-      run_until(e.tb, [&] { return done; }, 100, "ack to done: clear");
+      run_until(
+          e.tb, [&] { return done; }, 100, "ack to done: clear");
     }
   }
   finish(e.tb, "ack to done");
@@ -183,7 +197,10 @@ nlohmann::json cycle_figures() {
           {"ack_to_done_cycles", ad["register_cycles"]},
           {"ack_to_done_read_cycles", ad["first_read_cycles"]},
           {"details",
-           {{"inline_latency", il}, {"block_latency", bl}, {"inline_rate", ir}, {"segmenter_rate", sr},
+           {{"inline_latency", il},
+            {"block_latency", bl},
+            {"inline_rate", ir},
+            {"segmenter_rate", sr},
             {"ack_to_done", ad}}}};
 }
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Cycle figures of the RTL (thesis 4.2.1): latencies and rates measured at the engine's ports.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ni_bench: the benchmarks of `make bench` (scripts/bench.py runs it and writes
 // bench/results.json and the plots).
 //
@@ -17,17 +18,16 @@
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "bench/common.hpp"
 #include "bench/curves.hpp"
 #include "bench/figures.hpp"
-#include "sim/config.hpp"
-#include "sim/sim_ctrl.hpp"
-#include "sim/testbench.hpp"
+#include "sim/core/config.hpp"
+#include "sim/core/sim_ctrl.hpp"
+#include "sim/tb/qos/testbench.hpp"
 
 namespace {
 
@@ -76,7 +76,9 @@ nlohmann::json profile(uint64_t seed, uint64_t transfers, const std::string& con
   const double t0 = now_seconds();
   const sim::RunResult r = tb.run();
   const double wall = now_seconds() - t0;
-  if (!r.passed) throw bench::BenchError("profile run failed at cycle " + std::to_string(r.fail_cycle) + ": " + r.failure);
+  if (!r.passed)
+    throw bench::BenchError("profile run failed at cycle " + std::to_string(r.fail_cycle) + ": " +
+                            r.failure);
   const sim::SimCtrl::Profile& p = tb.ctrl().profile();
   const double harness = wall - p.eval_s;
   const uint64_t done = tb.model().transfers_done() + tb.model().transfers_error();
@@ -141,7 +143,8 @@ int main(int argc, char** argv) {
         throw UsageError("unknown option for " + cmd + ": " + a);
       }
     }
-    if (cmd != "figures" && cmd != "curves" && cmd != "profile") throw UsageError("unknown command: " + cmd);
+    if (cmd != "figures" && cmd != "curves" && cmd != "profile")
+      throw UsageError("unknown command: " + cmd);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "ni_bench: error: %s\n%s", e.what(), kUsage);
     return 2;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "bench/ps_cpu.hpp"
 
 #include <algorithm>
@@ -39,7 +40,8 @@ void PsCpu::store(uint64_t issue, sim::AxiWrite w) {
     axi_.write(w, [this](const sim::AxiWrite& t) {
       --in_flight_;
       if (t.resp != sim::kRespOkay && error_.empty()) {
-        error_ = "store to " + hex(t.addr) + " answered SLVERR at cycle " + std::to_string(t.b_cycle);
+        error_ =
+            "store to " + hex(t.addr) + " answered SLVERR at cycle " + std::to_string(t.b_cycle);
       }
     });
   });

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The processor side of the thesis's experiments (thesis 4.3): an ARM core in the PS reaching
 // the engine's AXI slave in the PL through a path with a round trip of `rtt` PL cycles
 // (default 20 cycles = 133 ns at 150 MHz; the thesis measured 120-150 ns).
@@ -20,8 +21,8 @@
 #include <map>
 #include <string>
 
-#include "sim/axi_master.hpp"
-#include "sim/component.hpp"
+#include "sim/agents/axi_master.hpp"
+#include "sim/core/component.hpp"
 
 namespace bench {
 

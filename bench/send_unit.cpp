@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "bench/send_unit.hpp"
 
 #include <algorithm>
@@ -60,7 +61,8 @@ void SendUnit::drive(uint64_t cycle) {
     if (--left_ == 0) {  // this cycle carries the item's last word
       if (cur_ == Cur::SmallPacket) {
         ++small_sent_;
-        if (pkt_.acked) rsp_.script(cycle + opt_.net_delay, uint16_t(pkt_.tid), uint16_t(pkt_.seq), false);
+        if (pkt_.acked)
+          rsp_.script(cycle + opt_.net_delay, uint16_t(pkt_.tid), uint16_t(pkt_.seq), false);
       } else if (blk_left_ == 0) {
         ++blocks_sent_;
         have_blk_ = false;

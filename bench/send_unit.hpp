@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Timing model of the RDMA send unit behind the QoS engine (thesis 4.2-4.3, figure 4.2), for
 // the bench's reproduction of the thesis's figures 4.4-4.6. Cycle accurate at its ports:
 //
@@ -25,32 +26,35 @@
 #include <cstdint>
 #include <deque>
 
-#include "sim/component.hpp"
-#include "sim/events.hpp"
-#include "sim/responder.hpp"
+#include "sim/agents/responder.hpp"
+#include "sim/core/component.hpp"
+#include "sim/core/events.hpp"
 
 class Vqos_engine;
 
 namespace bench {
 
 struct SendUnitOptions {
-  unsigned blk_queue = 2;      // block descriptors waiting
-  unsigned pkt_queue = 2;      // inline / control packets waiting
-  unsigned net_delay = 50;     // cycles from a block's (inline packet's) last word to its ACK
-  unsigned max_payload = 1024; // payload bytes per data packet
-  unsigned word_bytes = 64;    // datapath width, bytes
-  unsigned overhead = 2;       // header + footer cycles per data packet
+  unsigned blk_queue = 2;       // block descriptors waiting
+  unsigned pkt_queue = 2;       // inline / control packets waiting
+  unsigned net_delay = 50;      // cycles from a block's (inline packet's) last word to its ACK
+  unsigned max_payload = 1024;  // payload bytes per data packet
+  unsigned word_bytes = 64;     // datapath width, bytes
+  unsigned overhead = 2;        // header + footer cycles per data packet
 };
 
 class SendUnit : public sim::Component, public sim::Listener {
  public:
-  SendUnit(Vqos_engine& dut, sim::Responder& rsp, SendUnitOptions opt) : dut_(dut), rsp_(rsp), opt_(opt) {}
+  SendUnit(Vqos_engine& dut, sim::Responder& rsp, SendUnitOptions opt)
+      : dut_(dut), rsp_(rsp), opt_(opt) {}
 
   void on_block(const sim::BlockEvent& e) override;
   void on_packet(const sim::PacketEvent& e) override;
   void on_reset() override;
   void drive(uint64_t cycle) override;
-  bool busy() const override { return cur_ != Cur::None || have_blk_ || !blks_.empty() || !pkts_.empty(); }
+  bool busy() const override {
+    return cur_ != Cur::None || have_blk_ || !blks_.empty() || !pkts_.empty();
+  }
 
   // Cycles the datapath carried something; payload bytes of blocks sent; data packets; blocks
   // and inline / control packets completed.
@@ -78,10 +82,10 @@ class SendUnit : public sim::Component, public sim::Listener {
   std::deque<Blk> blks_;
   std::deque<Pkt> pkts_;
   Cur cur_ = Cur::None;
-  uint64_t left_ = 0;         // cycles left of the item on the datapath, this cycle included
-  bool have_blk_ = false;     // a block is being sent (between two of its packets, too)
+  uint64_t left_ = 0;      // cycles left of the item on the datapath, this cycle included
+  bool have_blk_ = false;  // a block is being sent (between two of its packets, too)
   Blk blk_{};
-  uint32_t blk_left_ = 0;     // bytes of blk_ not yet packetised
+  uint32_t blk_left_ = 0;  // bytes of blk_ not yet packetised
   Pkt pkt_{};
   uint64_t busy_cycles_ = 0, block_bytes_ = 0, data_packets_ = 0, blocks_sent_ = 0, small_sent_ = 0;
 };

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """The benchmarks of `make bench`: writes bench/results.json, bench/latency.png and
 bench/throughput.png (the published numbers, committed; README "Performance" shows them).
 

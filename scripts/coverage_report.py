@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Coverage of the regression: run it, merge it, report it (what `make coverage` runs).
 
   --run   runs the coverage regression with a coverage build of the simulator (--sim, built

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Turn a CSV capture of the QoS engine's top-level ports into a scenario (ni-scenario/1).
 
 The CSV is what a logic analyzer exports (and what `ni_sim --capture` writes):

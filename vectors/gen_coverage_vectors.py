@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Generates the directed scenarios vectors/cov_*.json: stimulus for the functional-coverage
 bins (sim/coverage.cpp) that random traffic does not reach on its own.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Generates the directed scenarios of vectors/ (ni-scenario/1, ICD section 9).
 
 Each scenario names what it checks in its "description". Expectations are written here by

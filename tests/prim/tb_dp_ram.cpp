@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // dp_ram: lockstep against a model of a simple dual-port RAM, plus directed cases.
 //
 // Model (rtl/dp_ram.sv header): one write port and one synchronous read port on one clock.
@@ -12,7 +13,7 @@
 
 #include "Vdp_ram.h"
 #include "Vdp_ram_d8.h"
-#include "prim/lockstep.hpp"
+#include "tests/common/lockstep.hpp"
 
 namespace {
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // id_fifo: lockstep against a std::deque model, plus directed cases.
 //
 // Model (rtl/id_fifo.sv header, thesis 3.8): a first-word-fall-through FIFO of IDs, one push
@@ -16,7 +17,7 @@
 
 #include "Vid_fifo.h"
 #include "Vid_fifo_d12.h"
-#include "prim/lockstep.hpp"
+#include "tests/common/lockstep.hpp"
 
 namespace {
 

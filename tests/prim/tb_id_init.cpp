@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // id_init: lockstep against a model of the initialiser, plus the exact sequence of the
 // engine's parameters.
 //
@@ -16,7 +17,7 @@
 
 #include "Vid_init.h"
 #include "Vid_init_small.h"
-#include "prim/lockstep.hpp"
+#include "tests/common/lockstep.hpp"
 
 namespace {
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // md_arbiter: lockstep against a model of the "last served" arbiter, plus directed cases.
 //
 // Model (rtl/md_arbiter.sv header, thesis 3.12, docs/design.md section 9): a lone request is
@@ -6,7 +7,7 @@
 // changes nothing). Reset state: the segmenter counts as served last, so the handler wins
 // the first tie after reset (the spec leaves this open; the RTL documents it so).
 #include "Vmd_arbiter.h"
-#include "prim/lockstep.hpp"
+#include "tests/common/lockstep.hpp"
 
 namespace {
 

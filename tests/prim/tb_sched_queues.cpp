@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sched_queues: lockstep against a model of NumQueues FIFOs of nodes, plus directed cases
 // for each hazard of the shared-link implementation.
 //
@@ -22,7 +23,7 @@
 
 #include "Vsched_queues.h"
 #include "Vsched_queues_small.h"
-#include "prim/lockstep.hpp"
+#include "tests/common/lockstep.hpp"
 
 namespace {
 

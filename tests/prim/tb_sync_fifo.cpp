@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sync_fifo: lockstep against a std::deque model, plus directed cases.
 //
 // Model (rtl/sync_fifo.sv header): a small first-word-fall-through FIFO (AW, B and finish
@@ -14,7 +15,7 @@
 
 #include "Vsync_fifo.h"
 #include "Vsync_fifo_d3.h"
-#include "prim/lockstep.hpp"
+#include "tests/common/lockstep.hpp"
 
 namespace {
 

@@ -1,8 +1,9 @@
+// SPDX-License-Identifier: Apache-2.0
 // AXI transaction-level rules and the slave model (ICD section 3, docs/design.md section 3).
 #include <catch2/catch.hpp>
 
-#include "ref_model/axi_rules.hpp"
-#include "ref_model/axi_slave_model.hpp"
+#include "ref_model/qos/axi_rules.hpp"
+#include "ref_model/qos/axi_slave_model.hpp"
 
 using namespace ni;
 

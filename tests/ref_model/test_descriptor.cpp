@@ -1,7 +1,8 @@
+// SPDX-License-Identifier: Apache-2.0
 // Descriptor encoding (ICD section 4). Expected words are worked out by hand from the table.
 #include <catch2/catch.hpp>
 
-#include "ref_model/descriptor.hpp"
+#include "ref_model/common/descriptor.hpp"
 
 using namespace ni;
 

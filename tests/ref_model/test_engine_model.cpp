@@ -1,16 +1,16 @@
+// SPDX-License-Identifier: Apache-2.0
 // Unit tests of the golden engine model alone (no RTL): hand-built cycle-by-cycle event
 // streams of one inline transfer and one two-block transfer, as the RTL's timing of
 // docs/design.md section 12 produces them. The model must accept the right stream and reject
 // each deliberately wrong variant with the right message.
 #include <catch2/catch.hpp>
-
 #include <functional>
 #include <string>
 
-#include "ref_model/block_desc.hpp"
-#include "ref_model/descriptor.hpp"
-#include "ref_model/engine_model.hpp"
-#include "ref_model/packet.hpp"
+#include "ref_model/common/block_desc.hpp"
+#include "ref_model/common/descriptor.hpp"
+#include "ref_model/common/packet.hpp"
+#include "ref_model/qos/engine_model.hpp"
 
 namespace {
 
@@ -38,7 +38,9 @@ struct InlineRun {
     d.payload = {1, 2, 3, 4, 5, 6, 7, 8};
     w = d.encode();
   }
-  Bits512 packet(uint16_t tid = 0, uint16_t seq = 0) const { return make_inline_packet(d, tid, seq).pack(); }
+  Bits512 packet(uint16_t tid = 0, uint16_t seq = 0) const {
+    return make_inline_packet(d, tid, seq).pack();
+  }
 };
 
 CycleTaps idle_taps() {
@@ -56,9 +58,10 @@ struct Rsp {
 // real ACK of TID 0 seq 0 at cycle 10 by default), `done_at` the cycle the DONE status change
 // is reported, `tweak(cycle, taps, send_pkt)` may change a cycle's taps and whether the packet
 // leaves in cycle 4, `pkt` replaces the packet. Stops at the first failure.
-std::unique_ptr<EngineModel> run_inline(const std::function<void(uint64_t, CycleTaps&, bool&)>& tweak = nullptr,
-                                        const Bits512* pkt = nullptr,
-                                        const std::vector<Rsp>& rsps = {{10, 0, 0}}, uint64_t done_at = 12) {
+std::unique_ptr<EngineModel> run_inline(
+    const std::function<void(uint64_t, CycleTaps&, bool&)>& tweak = nullptr,
+    const Bits512* pkt = nullptr, const std::vector<Rsp>& rsps = {{10, 0, 0}},
+    uint64_t done_at = 12) {
   InlineRun r;
   auto m = std::make_unique<EngineModel>();
   for (uint64_t c = 0; c < 16 && !m->failed(); ++c) {

@@ -1,12 +1,13 @@
+// SPDX-License-Identifier: Apache-2.0
 // Block descriptor and packet formats (ICD sections 6 and 7), CRC-32, expected values and the
 // diff / pretty-print helpers.
 #include <catch2/catch.hpp>
 #include <cstring>
 #include <string>
 
-#include "ref_model/block_desc.hpp"
-#include "ref_model/crc32.hpp"
-#include "ref_model/packet.hpp"
+#include "ref_model/common/block_desc.hpp"
+#include "ref_model/common/crc32.hpp"
+#include "ref_model/common/packet.hpp"
 
 using namespace ni;
 

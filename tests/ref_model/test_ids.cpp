@@ -1,10 +1,11 @@
+// SPDX-License-Identifier: Apache-2.0
 // TID / FID assignment (ICD section 5, thesis 3.8), ID FIFOs and queue indices.
 #include <catch2/catch.hpp>
 #include <vector>
 
-#include "ref_model/id_fifo.hpp"
-#include "ref_model/queues.hpp"
-#include "ref_model/segmentation.hpp"
+#include "ref_model/qos/id_fifo.hpp"
+#include "ref_model/qos/queues.hpp"
+#include "ref_model/qos/segmentation.hpp"
 
 using namespace ni;
 

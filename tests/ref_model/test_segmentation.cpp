@@ -1,7 +1,8 @@
+// SPDX-License-Identifier: Apache-2.0
 // Segmentation (ICD section 5): hand-worked block splits and total-block edges.
 #include <catch2/catch.hpp>
 
-#include "ref_model/segmentation.hpp"
+#include "ref_model/qos/segmentation.hpp"
 
 using namespace ni;
 

@@ -1,8 +1,9 @@
+// SPDX-License-Identifier: Apache-2.0
 // Statistics counters (ICD section 8, docs/design.md section 11).
 #include <catch2/catch.hpp>
 #include <cstdint>
 
-#include "ref_model/stats_model.hpp"
+#include "ref_model/qos/stats_model.hpp"
 
 using namespace ni;
 

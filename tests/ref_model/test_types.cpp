@@ -1,7 +1,8 @@
+// SPDX-License-Identifier: Apache-2.0
 // Constants and index helpers (ICD section 1, docs/design.md section 1).
 #include <catch2/catch.hpp>
 
-#include "ref_model/types.hpp"
+#include "ref_model/common/types.hpp"
 
 using namespace ni;
 

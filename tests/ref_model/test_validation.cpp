@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Line validation rules R1..R10 (docs/design.md section 3), one minimal case each plus the
 // accept cases, judged against a hand-set fake engine state.
 #include <catch2/catch.hpp>
@@ -5,8 +6,8 @@
 #include <set>
 #include <utility>
 
-#include "ref_model/descriptor.hpp"
-#include "ref_model/validation.hpp"
+#include "ref_model/common/descriptor.hpp"
+#include "ref_model/qos/validation.hpp"
 
 using namespace ni;
 

@@ -1,9 +1,10 @@
+// SPDX-License-Identifier: Apache-2.0
 // Descriptor accumulation, validation in context, pending long descriptors and the status
 // registers (docs/design.md sections 3 and 4, thesis 3.6.1 and figure 3.4).
 #include <catch2/catch.hpp>
 #include <vector>
 
-#include "ref_model/descriptor_write_model.hpp"
+#include "ref_model/qos/descriptor_write_model.hpp"
 
 using namespace ni;
 

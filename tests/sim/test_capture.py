@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Hardware-capture import: `ni_sim --capture` writes a logic-analyzer style CSV of the top-level
 ports; scripts/csv2scenario.py turns it into a scenario whose replay gives the same --log,
 byte for byte. The importer must not depend on the exact export layout: the same capture

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """ni_sim --coverage writes functional coverage that scripts/coverage_report.py merges.
 
 Two short runs (a random one and a directed scenario) write their coverage; the script

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Bad input is rejected before simulation with a clear message and a nonzero exit:
 unknown flags, bad values, unknown or out-of-range config keys, and malformed scenarios
 (the message names the file, the event index and the field)."""

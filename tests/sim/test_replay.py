@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """--record writes a run's stimulus as a scenario; replaying it gives a byte-identical --log.
 
 Checked for random runs of several seeds and configurations (stalls, reordering, illegal

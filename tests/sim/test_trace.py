@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Waveforms: --trace writes an FST of a whole run; on a failure, --trace-window N reruns the
 run from reset and dumps only the last N cycles before the failure. The FSTs must parse
 (fst2vcd), cover the right time window, and hold the key signals, including every signal of
-the GTKWave save file sim/qos_engine.gtkw (so the save file stays in step with the RTL)."""
+the GTKWave save file sim/tb/qos/qos_engine.gtkw (so the save file stays in step with the RTL)."""
 import json
 import re
 import subprocess
@@ -59,9 +60,9 @@ def main():
             check(all(k in names for k in KEY), "--trace: key signals present: " +
                   ", ".join(k for k in KEY if k not in names))
             check(times[0] == 0, f"--trace: starts at cycle 0 (time {times[0]})")
-            gtkw = [l.strip() for l in open(ROOT / "sim" / "qos_engine.gtkw") if l.startswith("qos_engine.")]
+            gtkw = [l.strip() for l in open(ROOT / "sim" / "tb" / "qos" / "qos_engine.gtkw") if l.startswith("qos_engine.")]
             missing = [s for s in gtkw if s not in names]
-            check(not missing, f"sim/qos_engine.gtkw: all {len(gtkw)} signals exist in the FST"
+            check(not missing, f"sim/tb/qos/qos_engine.gtkw: all {len(gtkw)} signals exist in the FST"
                   + (f" (missing: {missing})" if missing else ""))
         # failure -> trace window
         sc = json.load(open(ROOT / "vectors" / "notify_last_ack_first.json"))

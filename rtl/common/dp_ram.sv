@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: Apache-2.0
+// Simple dual-port RAM: one write port, one synchronous read port, one clock.
+//
+// Written in the form FPGA synthesis tools infer as block RAM (or distributed RAM for small
+// sizes): the array has no reset and is written in a single always_ff. The read port is
+// read-first: a read of the address written in the same cycle returns the old word, and
+// callers that need the new word forward it themselves. `rdata_o` holds its value while
+// `re_i` is low.
+`default_nettype none
+
+module dp_ram #(
+  parameter int unsigned Depth = 1024,
+  parameter int unsigned Width = 32,
+  localparam int unsigned AddrW = (Depth > 1) ? $clog2(Depth) : 1
+) (
+  input  logic             clk_i,
+  // write port
+  input  logic             we_i,
+  input  logic [AddrW-1:0] waddr_i,
+  input  logic [Width-1:0] wdata_i,
+  // read port
+  input  logic             re_i,
+  input  logic [AddrW-1:0] raddr_i,
+  output logic [Width-1:0] rdata_o
+);
+
+  logic [Width-1:0] mem_q [Depth];
+  logic [Width-1:0] rdata_q;
+
+  always_ff @(posedge clk_i) begin
+    if (we_i) mem_q[waddr_i] <= wdata_i;
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (re_i) rdata_q <= mem_q[raddr_i];
+  end
+
+  assign rdata_o = rdata_q;
+
+endmodule
+
+`default_nettype wire

@@ -1,0 +1,474 @@
+// SPDX-License-Identifier: Apache-2.0
+// Shared constants, types and helper functions of the QoS engine.
+//
+// Formats follow ../shared/spec/ICD.md. The ICD lists fields LSB first; SystemVerilog packed
+// structs list them MSB first, so every struct below is the ICD's list read bottom-up.
+`default_nettype none
+
+// Assertion macros of the RTL. They are defined here, in the package file, which every
+// compilation lists first (macros carry over to the files that follow it), so no include
+// path is needed. Every macro expects `clk_i` and `rst_ni` in scope (the module's clock and
+// asynchronous active-low reset). Synthesis defines SYNTHESIS and sees nothing; Verilator
+// checks them when run with --assert.
+`ifndef SYNTHESIS
+// Concurrent assertion checked on every rising clock edge outside reset.
+// SYNCASYNCNET: rst_ni is an asynchronous reset of the design and also the `disable iff`
+// condition of the checker; the checker is not logic, so the mixed use is intended.
+`define ASSERT(name, prop) \
+  /* verilator lint_off SYNCASYNCNET */ \
+  name: assert property (@(posedge clk_i) disable iff (!rst_ni) (prop)) \
+    else $error("[%0t] %m: assertion %s failed", $time, `"name`"); \
+  /* verilator lint_on SYNCASYNCNET */
+
+// valid must stay high, and data stable, until ready.
+`define ASSERT_VALID_HELD(name, valid, ready, data) \
+  `ASSERT(name``_valid, (valid) && !(ready) |=> (valid)) \
+  `ASSERT(name``_data, (valid) && !(ready) |=> $stable(data))
+
+// The vector has at most one bit set.
+`define ASSERT_ONEHOT0(name, vec) \
+  `ASSERT(name, $onehot0(vec))
+`else
+`define ASSERT(name, prop)
+`define ASSERT_VALID_HELD(name, valid, ready, data)
+`define ASSERT_ONEHOT0(name, vec)
+`endif
+
+// Not every constant is used by every module that imports the package.
+/* verilator lint_off UNUSEDPARAM */
+package ni_pkg;
+
+  // ---------------------------------------------------------------------------------------
+  // Geometry (ICD section 1). These are fixed by the address map and the formats.
+  // ---------------------------------------------------------------------------------------
+  localparam int unsigned NumPages    = 16;
+  localparam int unsigned PageW       = 4;
+  localparam int unsigned ChPerPage   = 128;
+  localparam int unsigned ChW         = 7;
+  localparam int unsigned WrChPerPage = 64;
+  localparam int unsigned NumXfers    = NumPages * ChPerPage;    // 2048 Transfer Table lines
+  localparam int unsigned XferW       = 11;
+  localparam int unsigned NumWch      = NumPages * WrChPerPage;  // 1024 write channels
+  localparam int unsigned WchW        = 10;
+  localparam int unsigned NumTids     = 1024;                    // Transaction Table entries
+  localparam int unsigned TidW        = 10;
+  localparam int unsigned TidOnlyIds  = 512;
+  localparam int unsigned FlowBlocks  = 4;
+  localparam int unsigned FidW        = 8;
+  localparam int unsigned Fid1Base    = 128;
+  localparam int unsigned Fid1Count   = 64;
+  localparam int unsigned Fid4Base    = 192;
+  localparam int unsigned Fid4Count   = 16;
+  localparam int unsigned BlockBytes  = 65536;
+  localparam int unsigned BlockW      = 16;                      // log2(BlockBytes)
+  localparam int unsigned SeqW        = 14;
+  localparam int unsigned CntW        = 18;                      // block counts
+  localparam int unsigned LineW       = 256;
+  localparam int unsigned NumStats    = 13;
+
+  typedef logic [XferW-1:0] xfer_t;
+  typedef logic [WchW-1:0]  wch_t;
+  typedef logic [TidW-1:0]  tid_t;
+  typedef logic [FidW-1:0]  fid_t;
+  typedef logic [SeqW-1:0]  seq_t;
+  typedef logic [CntW-1:0]  cnt_t;
+  typedef logic [LineW-1:0] line_t;
+
+  // ---------------------------------------------------------------------------------------
+  // Status codes (ICD section 3)
+  // ---------------------------------------------------------------------------------------
+  typedef enum logic [1:0] {
+    StIdle  = 2'd0,
+    StBusy  = 2'd1,
+    StDone  = 2'd2,
+    StError = 2'd3
+  } status_e;
+
+  // ---------------------------------------------------------------------------------------
+  // Transfer descriptor (ICD section 4)
+  // ---------------------------------------------------------------------------------------
+  typedef enum logic [1:0] {
+    KindTid    = 2'd0,  // memory, TID only
+    Kind1x     = 2'd1,  // memory, one FID (unipath, congestion managed)
+    Kind4x     = 2'd2,  // memory, four FIDs (multipath, congestion managed)
+    KindInline = 2'd3
+  } kind_e;
+
+  // Control word w3 (and w7: only `last` is meaningful there).
+  typedef struct packed {
+    logic        last;     // 63
+    logic [22:0] rsvd;     // 62:40
+    logic        is_long;  // 39
+    logic        notify;   // 38
+    kind_e       kind;     // 37:36
+    logic [3:0]  prio;     // 35:32
+    logic [31:0] size;     // 31:0
+  } ctrl_word_t;
+
+  // What the Transfer Table holds in place of the reserved word w2 of a memory descriptor
+  // (computed by the AXI slave while it validates, see docs/design.md section 3).
+  typedef struct packed {
+    logic [13:0]       rsvd;          // 63:50
+    logic [BlockW-1:0] last_len_m1;   // 49:34
+    logic [BlockW-1:0] first_len_m1;  // 33:18
+    cnt_t              total;         // 17:0
+  } seg_info_t;
+
+  // ---------------------------------------------------------------------------------------
+  // Block descriptor (ICD section 6), 256 bits
+  // ---------------------------------------------------------------------------------------
+  typedef struct packed {
+    logic [27:0] rsvd;         // 255:228
+    xfer_t       xfer_id;      // 227:217
+    logic        has_next;     // 216
+    logic [11:0] block_idx;    // 215:204
+    logic [15:0] len_m1;       // 203:188
+    logic        chained;      // 187
+    logic        notify;       // 186
+    logic        done;         // 185
+    logic        retx;         // 184
+    fid_t        fid;          // 183:176
+    logic        initialized;  // 175
+    logic        cm;           // 174
+    logic [15:0] bytes_sent;   // 173:158
+    seq_t        seq;          // 157:144
+    logic [15:0] pd_id;        // 143:128
+    logic [63:0] dst_addr;     // 127:64
+    logic [63:0] src_addr;     // 63:0
+  } blk_desc_t;
+
+  // ---------------------------------------------------------------------------------------
+  // Packets (ICD section 7), one 512-bit beat
+  // ---------------------------------------------------------------------------------------
+  localparam logic [3:0] PktKindInline = 4'd0;
+  localparam logic [3:0] PktKindCtrl   = 4'd1;
+
+  typedef struct packed {
+    logic [63:0] dst_addr;  // 127:64
+    logic [13:0] rsvd;      // 63:50
+    xfer_t       xfer_id;   // 49:39
+    logic [3:0]  pd;        // 38:35
+    logic        notify;    // 34
+    logic [5:0]  len;       // 33:28
+    seq_t        seq;       // 27:14
+    tid_t        tid;       // 13:4
+    logic [3:0]  kind;      // 3:0
+  } pkt_hdr_t;
+
+  typedef struct packed {
+    logic [77:0] rsvd;          // 255:178
+    cnt_t        total_blocks;  // 177:160
+    logic [31:0] size;          // 159:128
+    logic [63:0] notify_tag;    // 127:64
+    logic [63:0] notify_addr;   // 63:0
+  } ctrl_payload_t;
+
+  // Header and payload: what the packet queue stores. The footer is added at its output.
+  typedef struct packed {
+    logic [255:0] payload;
+    pkt_hdr_t     hdr;
+  } pkt_body_t;
+
+  // ---------------------------------------------------------------------------------------
+  // Responses from the network (ICD section 2): {seq, tid, nack}, nack at bit 0
+  // ---------------------------------------------------------------------------------------
+  typedef struct packed {
+    seq_t seq;
+    tid_t tid;
+    logic nack;
+  } rsp_t;
+
+  // ---------------------------------------------------------------------------------------
+  // The full NI (ICD sections 10-13): node ids, wire format, notification record
+  // ---------------------------------------------------------------------------------------
+  localparam int unsigned NodeW     = 16;    // node id width (dst_addr[63:48], src_node)
+  localparam int unsigned PktBytes  = 1024;  // largest data-packet payload
+  localparam int unsigned WireLenW  = 11;    // wire `len`: 0..1024
+  localparam int unsigned NpktsW    = 7;     // packets per block: 1..64
+  localparam int unsigned MaxNpkts  = BlockBytes / PktBytes;  // 64
+  localparam int unsigned BeatBytes = 64;    // one 512-bit beat, network and memory
+
+  typedef logic [NodeW-1:0] node_t;
+
+  typedef enum logic [3:0] {
+    WkInline = 4'd0,
+    WkCtrl   = 4'd1,
+    WkData   = 4'd2,
+    WkAck    = 4'd3,
+    WkNack   = 4'd4
+  } wire_kind_e;
+
+  // Header of a head beat (ICD 11), bits 127:0.
+  typedef struct packed {
+    logic [63:0]         dst_addr;  // 127:64: [63:48] destination node
+    logic [10:0]         rsvd;      // 63:53
+    logic [NpktsW-1:0]   npkts;     // 52:46: data: packets in its block
+    logic [3:0]          pd;        // 45:42
+    logic                retx;      // 41: data: packet of a re-issued block
+    logic                last;      // 40: data: last packet of its block
+    logic                notify;    // 39
+    logic [WireLenW-1:0] len;       // 38:28: payload bytes
+    seq_t                seq;       // 27:14
+    tid_t                tid;       // 13:4
+    wire_kind_e          kind;      // 3:0
+  } wire_hdr_t;
+
+  // The head beat every packet begins with (ICD 11), 512 bits.
+  typedef struct packed {
+    logic [68:0]  rsvd;      // 511:443
+    xfer_t        xfer_id;   // 442:432: the sender's transfer (informative)
+    node_t        src_node;  // 431:416
+    logic [31:0]  hcrc;      // 415:384: CRC-32 over head-beat bytes 0-47, then 52-63
+    logic [255:0] payload;   // 383:128: inline bytes / control contents; 0 otherwise
+    wire_hdr_t    hdr;       // 127:0
+  } wire_head_t;
+
+  // Tail beat of a data packet: CRC-32 over its payload beats (zero lanes included).
+  typedef struct packed {
+    logic [479:0] rsvd;  // 511:32
+    logic [31:0]  pcrc;  // 31:0
+  } wire_tail_t;
+
+  // Completion notification record written by the receive unit (ICD 13), 16 bytes.
+  localparam logic [15:0] NotifyMagic = 16'h0001;
+  typedef struct packed {
+    logic [15:0] magic;     // 127:112: NotifyMagic
+    node_t       src_node;  // 111:96
+    logic [31:0] size;      // 95:64
+    logic [63:0] tag;       // 63:0
+  } notify_rec_t;
+
+  // ---------------------------------------------------------------------------------------
+  // Parking reasons (docs/design.md section 6)
+  // ---------------------------------------------------------------------------------------
+  typedef enum logic [1:0] {
+    ParkMore     = 2'd0,  // blocks remain: any resolve wakes it into its own queue
+    ParkNeedCtrl = 2'd1,  // all issued, control packet still to make
+    ParkWait     = 2'd2   // all issued, waiting for the last resolve
+  } park_e;
+
+  // ---------------------------------------------------------------------------------------
+  // Scheduling queue indices (docs/design.md section 5)
+  // ---------------------------------------------------------------------------------------
+  localparam int unsigned QidW   = 7;  // enough for 2 + 4*16 queues
+  localparam int unsigned QCtrl  = 0;
+  localparam int unsigned QTid   = 1;
+
+  typedef logic [QidW-1:0] qid_t;
+
+  // ---------------------------------------------------------------------------------------
+  // Per-transfer metadata, split by writer (docs/design.md section 7)
+  // ---------------------------------------------------------------------------------------
+  // Written by segmenter stage 2, read by stage 1.
+  typedef struct packed {
+    cnt_t  issued;     // blocks issued so far = index of the next block
+    fid_t  fid;        // 1xFID: the flow's FID; 4xFID: the group's base FID
+    tid_t  last_tid;   // TID and seq of the last block (for the control packet)
+    seq_t  last_seq;
+    cnt_t  res_base;   // ack_md.resolved when the first block was issued
+    logic  err_base;   // ack_md.err_tog when the first block was issued
+  } seg_md_t;
+
+  // Written by segmenter stage 2, read by the Message Handler.
+  typedef struct packed {
+    logic  tog;        // parked when tog != ack_md.wake_tog
+    park_e reason;
+  } park_md_t;
+
+  // Written by the Message Handler; one copy read by the handler, one by the segmenter.
+  typedef struct packed {
+    cnt_t resolved;    // resolves (valid ACKs and NACKs) since power-up, mod 2^CntW
+    logic err_tog;     // error when != seg_md.err_base
+    logic wake_tog;
+  } ack_md_t;
+
+  // Pending Transactions Table entry (RAM part; the valid bits are flip-flops).
+  typedef struct packed {
+    seq_t  seq;
+    xfer_t xfer;
+    cnt_t  target;     // res_base + total: the resolved count that completes the transfer
+    logic  err_base;
+    qid_t  own_qid;    // queue the transfer returns to when woken
+    kind_e kind;
+    fid_t  fid;        // FID (1x) or base FID (4x) to return when the transfer finishes
+  } ptt_t;
+
+  // Segmenter -> Message Handler: finish a transfer that has nothing in flight.
+  typedef struct packed {
+    xfer_t xfer;
+    logic  err;
+    kind_e kind;
+    fid_t  fid;
+  } fin_t;
+
+  function automatic int unsigned num_queues(int unsigned intra_prios);
+    return 2 + 4 * intra_prios;
+  endfunction
+
+  // Intra-priority level of a 4-bit priority with `intra_prios` levels (1,2,4,8 or 16).
+  function automatic logic [3:0] prio_level(logic [3:0] prio, int unsigned intra_prios);
+    unique case (intra_prios)
+      1:       return 4'd0;
+      2:       return {3'd0, prio[3]};
+      4:       return {2'd0, prio[3:2]};
+      8:       return {1'd0, prio[3:1]};
+      default: return prio;
+    endcase
+  endfunction
+
+  // The queue a new transfer goes to (have_fid = 0) or a transfer that has issued its first
+  // block returns to (have_fid = 1).
+  function automatic qid_t queue_of(kind_e kind, logic [3:0] prio, logic have_fid,
+                                    int unsigned intra_prios);
+    logic [3:0] level;
+    level = prio_level(prio, intra_prios);
+    unique case (kind)
+      Kind1x:  return qid_t'(2 + (have_fid ? 0 : intra_prios) + int'(level));
+      Kind4x:  return qid_t'(2 + (have_fid ? 2 * intra_prios : 3 * intra_prios) + int'(level));
+      default: return qid_t'(QTid);
+    endcase
+  endfunction
+
+  // ---------------------------------------------------------------------------------------
+  // Segmentation arithmetic (ICD section 5)
+  // ---------------------------------------------------------------------------------------
+  // Total blocks: ceil((dst % BlockBytes + size) / BlockBytes), size >= 1.
+  // `dst_lo` is dst_addr % BlockBytes.
+  function automatic cnt_t total_blocks(logic [BlockW-1:0] dst_lo, logic [31:0] size);
+    return cnt_t'(({17'd0, dst_lo} + {1'b0, size} - 33'd1) >> BlockW) + cnt_t'(1);
+  endfunction
+
+  // Length - 1 of the first block: min(size, BlockBytes - dst % BlockBytes) - 1.
+  function automatic logic [BlockW-1:0] first_len_m1(logic [BlockW-1:0] dst_lo,
+                                                     logic [31:0] size);
+    logic [BlockW:0] room;
+    room = (BlockW + 1)'(BlockBytes) - {1'b0, dst_lo};
+    if ({16'd0, room} < {1'b0, size}) return BlockW'(room - 1'b1);
+    return BlockW'(size - 32'd1);
+  endfunction
+
+  // Length - 1 of the last block of a transfer of more than one block:
+  // (dst + size - 1) % BlockBytes.
+  function automatic logic [BlockW-1:0] last_len_m1(logic [BlockW-1:0] dst_lo,
+                                                    logic [BlockW-1:0] size_lo);
+    return dst_lo + size_lo - BlockW'(1);
+  endfunction
+
+  // ---------------------------------------------------------------------------------------
+  // CRC-32 (IEEE 802.3, reflected, polynomial 0xEDB88320, init and final XOR 0xFFFFFFFF) of a
+  // packet: header and the first m = 16 + min(len, 32) payload bytes (byte 0 at bits 7:0).
+  //
+  // Computed in parallel, not byte by byte: a byte-serial loop whose steps depend on the
+  // length is a chain of 48 dependent updates (80 levels of logic after synthesis). The CRC
+  // register is linear and each step is invertible, so with the bytes from m on zeroed
+  //   register after m bytes = B^(48-m) (register after all 48 bytes)
+  // where B undoes one zero byte. The register after 48 bytes is a constant (the effect of
+  // the initial value) XOR, per bit, the XOR of a constant selection of the 384 data bits (a
+  // balanced XOR tree); B^(48-m), 48 - m = 0..32, is applied as up to six conditional 32x32
+  // matrix products, B^1, B^2, B^4, B^8, B^16 and B^32, by the bits of 48 - m. The matrices
+  // and masks are computed at elaboration by the constant functions below. The work is split
+  // in two functions (crc32_partial, crc32_finish) so that the packet queue can do the XOR
+  // trees when a packet is written and the take-back when it is read.
+  // ---------------------------------------------------------------------------------------
+  localparam int unsigned CrcBytes = 48;             // header + largest payload
+  localparam int unsigned CrcBits  = 8 * CrcBytes;
+  localparam logic [31:0] CrcPoly  = 32'hEDB8_8320;
+
+  typedef logic [31:0][CrcBits-1:0] crc_masks_t;  // [register bit] -> data bits
+  typedef logic [31:0][31:0]        crc_mat_t;    // [output bit] -> register bits
+  typedef crc_mat_t [5:0]           crc_back_t;   // B^(2^i), i = 0..5
+
+  // One bit into the register, forward.
+  function automatic logic [31:0] crc32_step(logic [31:0] c, logic d);
+    return (c[0] ^ d) ? ((c >> 1) ^ CrcPoly) : (c >> 1);
+  endfunction
+
+  // One zero bit out of the register, backward: the inverse of crc32_step(c, 0). Bit 31 of a
+  // forward result is the feedback bit (the polynomial has bit 31 set).
+  function automatic logic [31:0] crc32_step_back(logic [31:0] c);
+    return ((c ^ (c[31] ? CrcPoly : 32'd0)) << 1) | {31'd0, c[31]};
+  endfunction
+
+  // Masks of the data part: bit k of the register after 48 bytes from 0 is
+  // ^(data & masks[k]). Bit-serial in stream order (byte 0 first, least significant bit
+  // first), each register bit kept as the set of data bits it is the XOR of.
+  function automatic crc_masks_t crc32_data_masks();
+    crc_masks_t         st;
+    crc_masks_t         nx;
+    logic [CrcBits-1:0] fb;
+    for (int k = 0; k < 32; k++) st[k] = '0;  // (a single '0 is a 12K-bit replication)
+    for (int unsigned p = 0; p < CrcBits; p++) begin
+      fb    = st[0];
+      fb[p] = ~fb[p];
+      for (int k = 0; k < 31; k++) nx[k] = st[k+1] ^ (CrcPoly[k] ? fb : '0);
+      nx[31] = CrcPoly[31] ? fb : '0;
+      st = nx;
+    end
+    return st;
+  endfunction
+
+  // The register after 48 zero bytes from 0xFFFFFFFF.
+  function automatic logic [31:0] crc32_init_term();
+    logic [31:0] c;
+    c = 32'hFFFF_FFFF;
+    for (int unsigned p = 0; p < CrcBits; p++) c = crc32_step(c, 1'b0);
+    return c;
+  endfunction
+
+  // B^(2^i) for i = 0..5: column j is register bit j taken back 8 * 2^i zero bits.
+  function automatic crc_back_t crc32_back_mats();
+    crc_back_t   m;
+    logic [31:0] v;
+    for (int i = 0; i < 6; i++) begin
+      for (int j = 0; j < 32; j++) begin
+        v = 32'd1 << j;
+        for (int n = 0; n < (8 << i); n++) v = crc32_step_back(v);
+        for (int k = 0; k < 32; k++) m[i][k][j] = v[k];
+      end
+    end
+    return m;
+  endfunction
+
+  localparam crc_masks_t  CrcMasks = crc32_data_masks();
+  localparam logic [31:0] CrcInit  = crc32_init_term();
+  localparam crc_back_t   CrcBack  = crc32_back_mats();
+
+  // Bytes past the packet's payload: 48 - m = 32 - min(len, 32).
+  function automatic logic [5:0] crc32_back_bytes(logic [5:0] len);
+    return 6'd32 - ((len > 6'd32) ? 6'd32 : len);
+  endfunction
+
+  // First half: the register after all 48 bytes, with the bytes past the packet zeroed. The
+  // packet queue computes it when the packet is written and stores it with the packet.
+  function automatic logic [31:0] crc32_partial(pkt_body_t body);
+    logic [CrcBits-1:0] msg;
+    logic [5:0]         plen;   // payload bytes covered, 0..32
+    logic [31:0]        c;
+    plen = 6'd32 - crc32_back_bytes(body.hdr.len);
+    msg  = body;
+    for (int unsigned j = 0; j < 32; j++) begin  // payload byte j
+      if (6'(j) >= plen) msg[8*(16+j) +: 8] = 8'd0;
+    end
+    for (int k = 0; k < 32; k++) c[k] = CrcInit[k] ^ (^(msg & CrcMasks[k]));
+    return c;
+  endfunction
+
+  // Second half: take the register back over the zero bytes and apply the final XOR. The
+  // packet queue computes it at its output.
+  function automatic logic [31:0] crc32_finish(logic [31:0] partial, logic [5:0] len);
+    logic [5:0]  back;
+    logic [31:0] c;
+    logic [31:0] r;
+    back = crc32_back_bytes(len);
+    c    = partial;
+    for (int i = 0; i < 6; i++) begin
+      for (int k = 0; k < 32; k++) r[k] = ^(CrcBack[i][k] & c);
+      if (back[i]) c = r;
+    end
+    return ~c;
+  endfunction
+
+endpackage
+/* verilator lint_on UNUSEDPARAM */
+
+`default_nettype wire

@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: Apache-2.0
+// First-word-fall-through FIFO: one push and one pop per cycle, `head_o` is the oldest entry.
+// The storage is an array written in one always_ff and read asynchronously (distributed RAM
+// on an FPGA): the AW, B and finish FIFOs of the engine and, through id_fifo, its three ID
+// FIFOs (512, 64 and 16 entries). A pop of an empty FIFO or a push into a full one without a
+// simultaneous pop is an error (asserted).
+`default_nettype none
+
+module sync_fifo #(
+  parameter int unsigned Depth = 8,
+  parameter int unsigned Width = 8,
+  localparam int unsigned PtrW = (Depth > 1) ? $clog2(Depth) : 1,
+  localparam int unsigned CntW = $clog2(Depth + 1)
+) (
+  input  logic             clk_i,
+  input  logic             rst_ni,
+  input  logic             push_i,
+  input  logic [Width-1:0] push_data_i,
+  input  logic             pop_i,
+  output logic [Width-1:0] head_o,
+  output logic             empty_o,
+  output logic             full_o,
+  output logic [CntW-1:0]  count_o
+);
+
+  logic [Width-1:0] mem_q [Depth];
+  logic [PtrW-1:0]  rd_ptr_q, wr_ptr_q;
+  logic [CntW-1:0]  count_q;
+
+  function automatic logic [PtrW-1:0] ptr_inc(logic [PtrW-1:0] p);
+    if (32'(p) == Depth - 1) return '0;
+    return p + 1'b1;
+  endfunction
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      rd_ptr_q <= '0;
+      wr_ptr_q <= '0;
+      count_q  <= '0;
+    end else begin
+      if (push_i) wr_ptr_q <= ptr_inc(wr_ptr_q);
+      if (pop_i)  rd_ptr_q <= ptr_inc(rd_ptr_q);
+      if (push_i && !pop_i)      count_q <= count_q + 1'b1;
+      else if (pop_i && !push_i) count_q <= count_q - 1'b1;
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (push_i) mem_q[wr_ptr_q] <= push_data_i;
+  end
+
+  assign head_o  = mem_q[rd_ptr_q];
+  assign empty_o = (count_q == '0);
+  assign full_o  = (32'(count_q) == Depth);
+  assign count_o = count_q;
+
+  `ASSERT(NoPopWhenEmpty, pop_i |-> !empty_o)
+  `ASSERT(NoPushWhenFull, push_i |-> (!full_o || pop_i))
+
+endmodule
+
+`default_nettype wire

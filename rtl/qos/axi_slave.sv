@@ -1,0 +1,566 @@
+// SPDX-License-Identifier: Apache-2.0
+// AXI4 slave of the QoS engine (thesis 3.6, ICD sections 3 and 4, docs/design.md section 3).
+//
+// Writes: descriptor words are accumulated per accumulator set into Transfer Table lines; a
+// line is judged in the cycle of the beat that completes it. An accepted line is written to
+// the Transfer Table, and the line that makes a transfer live also sets its status BUSY and
+// enqueues it, all in that cycle. Reads: status (single / 32 channels, clear on read),
+// statistics counters, control registers.
+`default_nettype none
+
+module axi_slave
+  import ni_pkg::*;
+#(
+  parameter int unsigned AccSets    = 1,
+  parameter int unsigned IntraPrios = 8,
+  parameter int unsigned AxiAddrW   = 32,
+  parameter int unsigned AxiIdW     = 4
+) (
+  input  logic                clk_i,
+  input  logic                rst_ni,
+  input  logic                init_done_i,
+  // AXI4 slave (128-bit data)
+  input  logic [AxiIdW-1:0]   s_axi_awid_i,
+  input  logic [AxiAddrW-1:0] s_axi_awaddr_i,
+  input  logic [7:0]          s_axi_awlen_i,
+  input  logic [2:0]          s_axi_awsize_i,
+  input  logic [1:0]          s_axi_awburst_i,
+  input  logic                s_axi_awvalid_i,
+  output logic                s_axi_awready_o,
+  input  logic [127:0]        s_axi_wdata_i,
+  input  logic [15:0]         s_axi_wstrb_i,
+  input  logic                s_axi_wlast_i,
+  input  logic                s_axi_wvalid_i,
+  output logic                s_axi_wready_o,
+  output logic [AxiIdW-1:0]   s_axi_bid_o,
+  output logic [1:0]          s_axi_bresp_o,
+  output logic                s_axi_bvalid_o,
+  input  logic                s_axi_bready_i,
+  input  logic [AxiIdW-1:0]   s_axi_arid_i,
+  input  logic [AxiAddrW-1:0] s_axi_araddr_i,
+  input  logic [7:0]          s_axi_arlen_i,
+  input  logic [2:0]          s_axi_arsize_i,
+  input  logic [1:0]          s_axi_arburst_i,
+  input  logic                s_axi_arvalid_i,
+  output logic                s_axi_arready_o,
+  output logic [AxiIdW-1:0]   s_axi_rid_o,
+  output logic [127:0]        s_axi_rdata_o,
+  output logic [1:0]          s_axi_rresp_o,
+  output logic                s_axi_rlast_o,
+  output logic                s_axi_rvalid_o,
+  input  logic                s_axi_rready_i,
+  // Transfer Table write port
+  output logic                tt_we_o,
+  output xfer_t               tt_line_o,
+  output line_t               tt_wdata_o,
+  // scheduling queue enqueue (the AXI slave's source)
+  output logic                enq_valid_o,
+  input  logic                enq_ready_i,
+  output qid_t                enq_qid_o,
+  output xfer_t               enq_node_o,
+  // status registers
+  output logic                set_busy_o,
+  output wch_t                set_busy_wch_o,
+  output logic                set_busy_long_o,
+  output wch_t                lk_wch_o,
+  input  status_e             lk_status_i,
+  input  logic                lk_pair_long_live_i,
+  output logic                rd_single_o,
+  output wch_t                rd_single_wch_o,
+  input  status_e             rd_single_i,
+  output logic                rd_multi_o,
+  output logic [PageW-1:0]    rd_multi_page_o,
+  output logic                rd_multi_half_o,
+  input  logic [63:0]         rd_multi_i,
+  // statistics
+  output logic [5:0]          stat_idx_o,
+  input  logic [63:0]         stat_val_i,
+  output logic                stat_live_o,
+  output logic                stat_slverr_o,
+  // control registers
+  output logic [63:0]         retx_timeout_o,
+  output logic [63:0]         max_retries_o
+);
+
+  localparam logic [1:0] RespOkay   = 2'b00;
+  localparam logic [1:0] RespSlverr = 2'b10;
+  localparam logic [1:0] BurstIncr  = 2'b01;
+  localparam int unsigned SetW      = (AccSets > 1) ? $clog2(AccSets) : 1;
+
+  // =======================================================================================
+  // Write address channel: decode and queue (8 outstanding addresses, thesis 3.6.1)
+  // =======================================================================================
+  typedef struct packed {
+    logic [AxiIdW-1:0] id;
+    logic [19:0]       addr;
+    logic [7:0]        len;
+    logic              wide;     // AWSIZE = 4 (16-byte beats), else 8-byte beats
+    logic              region4;  // control registers, else descriptor lines
+    logic              err;      // every beat is dropped, response SLVERR
+  } aw_t;
+
+  aw_t  aw_in;
+  aw_t  aw_head;
+  logic aw_empty;
+  logic aw_full;
+  logic aw_hs;
+  logic aw_push;
+  logic aw_pop;
+  logic [3:0] unused_aw_count;
+
+  always_comb begin
+    logic [3:0] region;
+    region          = s_axi_awaddr_i[19:16];
+    aw_in.id        = s_axi_awid_i;
+    aw_in.addr      = s_axi_awaddr_i[19:0];
+    aw_in.len       = s_axi_awlen_i;
+    aw_in.wide      = (s_axi_awsize_i == 3'd4);
+    aw_in.region4   = (region == 4'h4);
+    aw_in.err       = (s_axi_awburst_i != BurstIncr) ||
+                      (s_axi_awsize_i != 3'd3 && s_axi_awsize_i != 3'd4) ||
+                      (s_axi_awaddr_i[2:0] != 3'd0) ||
+                      (region != 4'h0 && region != 4'h4);
+  end
+
+  assign s_axi_awready_o = init_done_i && !aw_full;
+  assign aw_hs           = s_axi_awvalid_i && s_axi_awready_o;
+
+  // The address map uses addr[19:0] (ICD section 3: upper bits ignored).
+  logic unused_aw;
+  assign unused_aw = ^s_axi_awaddr_i[AxiAddrW-1:20];
+
+  sync_fifo #(
+    .Depth(8),
+    .Width($bits(aw_t))
+  ) u_aw_fifo (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .push_i     (aw_push),
+    .push_data_i(aw_in),
+    .pop_i      (aw_pop),
+    .head_o     (aw_head),
+    .empty_o    (aw_empty),
+    .full_o     (aw_full),
+    .count_o    (unused_aw_count)
+  );
+
+  // =======================================================================================
+  // Write data channel
+  // =======================================================================================
+  // Current transaction: the AW FIFO head, or the address arriving this very cycle when the
+  // FIFO is empty (same-cycle W, docs/design.md section 3).
+  aw_t        cur;
+  logic       have_txn;
+  logic [7:0] beat_cnt_q, beat_cnt_d;
+  logic       txn_err_q, txn_err_d;
+
+  assign have_txn = init_done_i && (!aw_empty || aw_hs);
+  assign cur      = aw_empty ? aw_in : aw_head;
+
+  // ---- beat geometry ---------------------------------------------------------------------
+  logic [7:0]  beat_n;
+  logic [19:0] beat_addr;
+  logic [1:0]  lanes_allowed;
+  logic [1:0]  lane_wr;
+  logic        strobe_bad;
+  logic        beat_last;
+  logic        wlast_bad;
+
+  assign beat_n = aw_empty ? 8'd0 : beat_cnt_q;
+
+  always_comb begin
+    logic [7:0] strb_lane [2];
+    if (cur.wide) begin
+      beat_addr     = (beat_n == 8'd0) ? cur.addr : ({cur.addr[19:4], 4'd0} + {8'd0, beat_n, 4'd0});
+      lanes_allowed = (beat_n == 8'd0 && cur.addr[3]) ? 2'b10 : 2'b11;
+    end else begin
+      beat_addr     = cur.addr + {9'd0, beat_n, 3'd0};
+      lanes_allowed = beat_addr[3] ? 2'b10 : 2'b01;
+    end
+    strb_lane[0] = s_axi_wstrb_i[7:0];
+    strb_lane[1] = s_axi_wstrb_i[15:8];
+    strobe_bad   = 1'b0;
+    for (int l = 0; l < 2; l++) begin
+      lane_wr[l] = (strb_lane[l] == 8'hFF);
+      if (strb_lane[l] != 8'h00 && !(strb_lane[l] == 8'hFF && lanes_allowed[l])) begin
+        strobe_bad = 1'b1;
+      end
+    end
+  end
+
+  assign beat_last = (beat_n == cur.len);
+  assign wlast_bad = (s_axi_wlast_i != beat_last);
+
+  logic [PageW-1:0] beat_page;
+  logic [ChW-1:0]   beat_ch;
+  logic             beat_pair;  // word pair of the line the 16-byte window covers
+  assign beat_page = beat_addr[15:12];
+  assign beat_ch   = beat_addr[11:5];
+  assign beat_pair = beat_addr[4];
+
+  // The region was decoded from AWADDR; beats are 8-byte aligned.
+  logic unused_beat_addr;
+  assign unused_beat_addr = ^{beat_addr[19:16], beat_addr[2:0]};
+
+  // ---- descriptor accumulation -----------------------------------------------------------
+  logic [AccSets-1:0]             acc_valid_q, acc_valid_d;
+  logic [AccSets-1:0][PageW-1:0]  acc_page_q, acc_page_d;
+  logic [AccSets-1:0][ChW-1:0]    acc_ch_q, acc_ch_d;
+  logic [AccSets-1:0][3:0]        acc_mask_q, acc_mask_d;
+  logic [AccSets-1:0][3:0][63:0]  acc_words_q, acc_words_d;
+  // pending long descriptors: line 0 accepted at even channel pend_ch, waiting for line 1
+  logic [AccSets-1:0]             pend_valid_q, pend_valid_d;
+  logic [AccSets-1:0][PageW-1:0]  pend_page_q, pend_page_d;
+  logic [AccSets-1:0][ChW-1:0]    pend_ch_q, pend_ch_d;
+  qid_t [AccSets-1:0]             pend_qid_q, pend_qid_d;
+
+  logic [SetW-1:0] set;
+  assign set = (AccSets == 1) ? '0 : SetW'(beat_page);
+
+  logic        any_wr;
+  logic        interleave;
+  logic [3:0]  merged_mask;
+  logic [3:0][63:0] merged;
+  logic        pre_bad;    // beat dropped for a reason independent of the line's content
+  logic        complete;
+
+  assign any_wr     = |lane_wr;
+  assign interleave = !cur.region4 && any_wr && acc_valid_q[set] &&
+                      (acc_page_q[set] != beat_page || acc_ch_q[set] != beat_ch);
+  assign pre_bad    = cur.err || strobe_bad || wlast_bad;
+
+  always_comb begin
+    merged_mask = acc_valid_q[set] ? acc_mask_q[set] : 4'd0;
+    merged      = acc_words_q[set];
+    for (int l = 0; l < 2; l++) begin
+      if (lane_wr[l]) begin
+        merged_mask[{beat_pair, l[0]}] = 1'b1;
+        merged[{beat_pair, l[0]}]      = s_axi_wdata_i[64*l +: 64];
+      end
+    end
+  end
+
+  assign complete = !cur.region4 && any_wr && !interleave && (merged_mask == 4'hF);
+
+  // ---- line validation (ICD section 4, docs/design.md rules R1..R10) ---------------------
+  ctrl_word_t  ctrl;
+  logic        is_line1;
+  logic        line_reject;
+  logic        kind_inline;
+  logic [48:0] dst_end;
+  seg_info_t   seg_info;
+  line_t       tt_line_data;
+  qid_t        new_qid;
+
+  assign ctrl        = ctrl_word_t'(merged[3]);
+  assign kind_inline = (ctrl.kind == KindInline);
+  assign is_line1    = beat_ch[0] && pend_valid_q[set] && pend_page_q[set] == beat_page &&
+                       pend_ch_q[set] == {beat_ch[ChW-1:1], 1'b0};
+  assign dst_end     = {1'b0, merged[1][47:0]} + {17'd0, ctrl.size};
+  assign lk_wch_o    = {beat_page, beat_ch[5:0]};
+  assign new_qid     = queue_of(ctrl.kind, ctrl.prio, 1'b0, IntraPrios);
+
+  always_comb begin
+    logic r_chan;
+    logic r_busy;
+    r_chan = beat_ch[6];                       // R1: not a write channel
+    r_busy = (lk_status_i != StIdle);          // R2
+    if (is_line1) begin
+      line_reject = r_chan || r_busy ||
+                    !merged[3][63] ||          // R8: last missing on the final line
+                    (merged[3][62:0] != '0) || (merged[2] != '0);  // R10
+    end else begin
+      line_reject = r_chan || r_busy ||
+                    lk_pair_long_live_i ||                                        // R3
+                    (ctrl.size == '0) ||                                          // R4
+                    (kind_inline && ((!ctrl.is_long && ctrl.size > 32'd16) ||
+                                     (ctrl.is_long && ctrl.size > 32'd32))) ||    // R5
+                    (!kind_inline && ctrl.notify && !ctrl.is_long) ||             // R6
+                    (ctrl.is_long && beat_ch[0]) ||                               // R7
+                    (ctrl.is_long == ctrl.last) ||                                // R8
+                    (dst_end[48] && (dst_end[47:0] != '0)) ||                     // R9
+                    (ctrl.rsvd != '0) || (!kind_inline && merged[2] != '0);       // R10
+    end
+  end
+
+  always_comb begin
+    seg_info              = '0;
+    seg_info.total        = total_blocks(merged[1][BlockW-1:0], ctrl.size);
+    seg_info.first_len_m1 = first_len_m1(merged[1][BlockW-1:0], ctrl.size);
+    seg_info.last_len_m1  = last_len_m1(merged[1][BlockW-1:0], ctrl.size[BlockW-1:0]);
+    tt_line_data          = merged;
+    if (!is_line1 && !kind_inline) tt_line_data[191:128] = seg_info;
+  end
+
+  // ---- outcome of the beat ----------------------------------------------------------------
+  logic line_accept;
+  logic go_live;         // this line makes a transfer live (short, or line 1)
+  logic reg_bad;         // bad control-register word write
+  logic beat_bad;
+  logic w_hs;
+  logic b_full;
+  logic b_push;
+
+  assign line_accept = complete && !pre_bad && !line_reject;
+  assign go_live     = line_accept && (is_line1 || !ctrl.is_long);
+
+  always_comb begin
+    reg_bad = 1'b0;
+    if (cur.region4) begin
+      for (int l = 0; l < 2; l++) begin
+        if (lane_wr[l] && (l != 0 || beat_addr[15:5] != '0)) reg_bad = 1'b1;
+      end
+    end
+  end
+
+  assign beat_bad = pre_bad || interleave || reg_bad || (complete && line_reject);
+
+  // The beat can be consumed unless its response has no room or its enqueue is not granted.
+  logic beat_can_go;
+  assign beat_can_go    = have_txn && !(beat_last && b_full);
+  assign enq_valid_o    = s_axi_wvalid_i && beat_can_go && go_live;
+  assign s_axi_wready_o = beat_can_go && (!go_live || enq_ready_i);
+  assign w_hs           = s_axi_wvalid_i && s_axi_wready_o;
+
+  xfer_t live_node;
+  assign live_node  = is_line1 ? {beat_page, beat_ch[ChW-1:1], 1'b0} : {beat_page, beat_ch};
+  assign enq_node_o = live_node;
+  assign enq_qid_o  = is_line1 ? pend_qid_q[set] : new_qid;
+
+  assign tt_we_o         = w_hs && line_accept;
+  assign tt_line_o       = {beat_page, beat_ch};
+  assign tt_wdata_o      = tt_line_data;
+  assign set_busy_o      = w_hs && go_live;
+  assign set_busy_wch_o  = {live_node[10:7], live_node[5:0]};
+  assign set_busy_long_o = is_line1;
+  assign stat_live_o     = w_hs && go_live;
+
+  // ---- next state -------------------------------------------------------------------------
+  always_comb begin
+    acc_valid_d  = acc_valid_q;
+    acc_page_d   = acc_page_q;
+    acc_ch_d     = acc_ch_q;
+    acc_mask_d   = acc_mask_q;
+    acc_words_d  = acc_words_q;
+    pend_valid_d = pend_valid_q;
+    pend_page_d  = pend_page_q;
+    pend_ch_d    = pend_ch_q;
+    pend_qid_d   = pend_qid_q;
+    beat_cnt_d   = beat_cnt_q;
+    txn_err_d    = txn_err_q;
+    if (w_hs) begin
+      beat_cnt_d = beat_last ? 8'd0 : beat_n + 8'd1;
+      txn_err_d  = beat_last ? 1'b0 : (txn_err_q || beat_bad);
+      if (!cur.region4 && any_wr && !pre_bad && !interleave) begin
+        if (complete) begin
+          acc_valid_d[set] = 1'b0;  // accepted or rejected, the line leaves the set
+        end else begin
+          acc_valid_d[set] = 1'b1;
+          acc_page_d[set]  = beat_page;
+          acc_ch_d[set]    = beat_ch;
+          acc_mask_d[set]  = merged_mask;
+          acc_words_d[set] = merged;
+        end
+      end
+      if (line_accept) begin
+        if (is_line1) begin
+          pend_valid_d[set] = 1'b0;
+        end else if (ctrl.is_long) begin
+          pend_valid_d[set] = 1'b1;
+          pend_page_d[set]  = beat_page;
+          pend_ch_d[set]    = beat_ch;
+          pend_qid_d[set]   = new_qid;
+        end else if (pend_valid_q[set] && pend_page_q[set] == beat_page &&
+                     pend_ch_q[set] == beat_ch) begin
+          pend_valid_d[set] = 1'b0;  // line 0 of the pending long was overwritten
+        end
+      end
+    end
+  end
+
+  // Control registers (region 4)
+  logic [63:0] retx_timeout_q, retx_timeout_d;
+  logic [63:0] max_retries_q, max_retries_d;
+
+  always_comb begin
+    retx_timeout_d = retx_timeout_q;
+    max_retries_d  = max_retries_q;
+    if (w_hs && cur.region4 && !pre_bad && !reg_bad && lane_wr[0]) begin
+      if (beat_addr[4]) max_retries_d  = s_axi_wdata_i[63:0];
+      else              retx_timeout_d = s_axi_wdata_i[63:0];
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      acc_valid_q    <= '0;
+      acc_page_q     <= '0;
+      acc_ch_q       <= '0;
+      acc_mask_q     <= '0;
+      acc_words_q    <= '0;
+      pend_valid_q   <= '0;
+      pend_page_q    <= '0;
+      pend_ch_q      <= '0;
+      pend_qid_q     <= '0;
+      beat_cnt_q     <= '0;
+      txn_err_q      <= 1'b0;
+      retx_timeout_q <= '0;
+      max_retries_q  <= 64'd3;
+    end else begin
+      acc_valid_q    <= acc_valid_d;
+      acc_page_q     <= acc_page_d;
+      acc_ch_q       <= acc_ch_d;
+      acc_mask_q     <= acc_mask_d;
+      acc_words_q    <= acc_words_d;
+      pend_valid_q   <= pend_valid_d;
+      pend_page_q    <= pend_page_d;
+      pend_ch_q      <= pend_ch_d;
+      pend_qid_q     <= pend_qid_d;
+      beat_cnt_q     <= beat_cnt_d;
+      txn_err_q      <= txn_err_d;
+      retx_timeout_q <= retx_timeout_d;
+      max_retries_q  <= max_retries_d;
+    end
+  end
+
+  assign retx_timeout_o = retx_timeout_q;
+  assign max_retries_o  = max_retries_q;
+
+  // AW FIFO: an address whose single beat is consumed in its own cycle never enters it.
+  assign aw_push = aw_hs && !(aw_empty && w_hs && beat_last);
+  assign aw_pop  = w_hs && beat_last && !aw_empty;
+
+  // =======================================================================================
+  // Write response channel (8 pending responses)
+  // =======================================================================================
+  typedef struct packed {
+    logic [AxiIdW-1:0] id;
+    logic              err;
+  } b_t;
+
+  b_t   b_in;
+  b_t   b_head;
+  logic b_empty;
+  logic [3:0] unused_b_count;
+
+  assign b_push     = w_hs && beat_last;
+  assign b_in.id    = cur.id;
+  assign b_in.err   = txn_err_q || beat_bad;
+  assign stat_slverr_o = b_push && b_in.err;
+
+  sync_fifo #(
+    .Depth(8),
+    .Width($bits(b_t))
+  ) u_b_fifo (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .push_i     (b_push),
+    .push_data_i(b_in),
+    .pop_i      (s_axi_bvalid_o && s_axi_bready_i),
+    .head_o     (b_head),
+    .empty_o    (b_empty),
+    .full_o     (b_full),
+    .count_o    (unused_b_count)
+  );
+
+  assign s_axi_bvalid_o = !b_empty;
+  assign s_axi_bid_o    = b_head.id;
+  assign s_axi_bresp_o  = b_head.err ? RespSlverr : RespOkay;
+
+  // =======================================================================================
+  // Reads
+  // =======================================================================================
+  logic              r_active_q, r_active_d;
+  logic [7:0]        r_left_q, r_left_d;
+  logic              r_err_q, r_err_d;
+  logic [63:0]       r_data_q, r_data_d;
+  logic [AxiIdW-1:0] r_id_q, r_id_d;
+  logic              ar_hs;
+  logic              ar_err;
+  logic [3:0]        ar_region;
+  logic              unused_ar;
+
+  // Only single-beat reads are served, so ARBURST does not matter; the address map uses
+  // addr[19:0] (ICD section 3: upper bits ignored).
+  assign unused_ar       = ^{s_axi_arburst_i, s_axi_araddr_i[AxiAddrW-1:20]};
+  assign s_axi_arready_o = init_done_i && !r_active_q;
+  assign ar_hs           = s_axi_arvalid_i && s_axi_arready_o;
+  assign ar_region       = s_axi_araddr_i[19:16];
+  assign ar_err          = (s_axi_arlen_i != 8'd0) || (s_axi_arsize_i > 3'd4) ||
+                           (s_axi_araddr_i[3:0] != 4'd0) ||
+                           (ar_region == 4'h0) || (ar_region > 4'h4);
+
+  assign rd_single_o     = ar_hs && !ar_err && (ar_region == 4'h1);
+  assign rd_single_wch_o = {s_axi_araddr_i[15:12], s_axi_araddr_i[10:5]};
+  assign rd_multi_o      = ar_hs && !ar_err && (ar_region == 4'h2);
+  assign rd_multi_page_o = s_axi_araddr_i[15:12];
+  assign rd_multi_half_o = s_axi_araddr_i[10];
+  assign stat_idx_o      = s_axi_araddr_i[9:4];
+
+  always_comb begin
+    r_active_d = r_active_q;
+    r_left_d   = r_left_q;
+    r_err_d    = r_err_q;
+    r_data_d   = r_data_q;
+    r_id_d     = r_id_q;
+    if (s_axi_rvalid_o && s_axi_rready_i) begin
+      if (r_left_q == 8'd0) r_active_d = 1'b0;
+      else                  r_left_d   = r_left_q - 8'd1;
+    end
+    if (ar_hs) begin
+      r_active_d = 1'b1;
+      r_left_d   = s_axi_arlen_i;
+      r_err_d    = ar_err;
+      r_id_d     = s_axi_arid_i;
+      r_data_d   = '0;
+      if (!ar_err) begin
+        unique case (ar_region)
+          4'h1: r_data_d = {62'd0, rd_single_i};
+          4'h2: r_data_d = rd_multi_i;
+          4'h3: r_data_d = stat_val_i;
+          4'h4: begin
+            if (s_axi_araddr_i[15:4] == 12'd0)      r_data_d = retx_timeout_q;
+            else if (s_axi_araddr_i[15:4] == 12'd1) r_data_d = max_retries_q;
+          end
+          default: r_data_d = '0;
+        endcase
+      end
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      r_active_q <= 1'b0;
+      r_left_q   <= '0;
+      r_err_q    <= 1'b0;
+      r_data_q   <= '0;
+      r_id_q     <= '0;
+    end else begin
+      r_active_q <= r_active_d;
+      r_left_q   <= r_left_d;
+      r_err_q    <= r_err_d;
+      r_data_q   <= r_data_d;
+      r_id_q     <= r_id_d;
+    end
+  end
+
+  assign s_axi_rvalid_o = r_active_q;
+  assign s_axi_rid_o    = r_id_q;
+  assign s_axi_rdata_o  = {64'd0, r_data_q};
+  assign s_axi_rresp_o  = r_err_q ? RespSlverr : RespOkay;
+  assign s_axi_rlast_o  = (r_left_q == 8'd0);
+
+  // =======================================================================================
+  // Assertions
+  // =======================================================================================
+  `ASSERT_VALID_HELD(BHeld, s_axi_bvalid_o, s_axi_bready_i, {s_axi_bid_o, s_axi_bresp_o})
+  `ASSERT_VALID_HELD(RHeld, s_axi_rvalid_o, s_axi_rready_i,
+                     {s_axi_rid_o, s_axi_rdata_o, s_axi_rresp_o, s_axi_rlast_o})
+  `ASSERT(NoReadyBeforeInit, !init_done_i |-> !s_axi_awready_o && !s_axi_wready_o &&
+                                              !s_axi_arready_o)
+  `ASSERT(EnqOnlyWithBeat, enq_valid_o |-> s_axi_wvalid_i && have_txn)
+  `ASSERT(LiveNodeIsWriteChannel, set_busy_o |-> !live_node[6])
+
+endmodule
+
+`default_nettype wire

@@ -1,0 +1,311 @@
+// SPDX-License-Identifier: Apache-2.0
+// Message Handler (thesis 3.11, docs/design.md section 9), pipelined to take one event per
+// cycle.
+//
+// M0: the adaptive arbiter picks a network response or a segmenter finish event; a response
+//     reads the Pending Transactions Table.
+// M1: a response is valid when its entry is valid (and not invalidated this cycle) and the
+//     seq numbers match; otherwise it is dropped and counted. A valid one reads the ACK and
+//     park metadata of its transfer.
+// M2: count the resolve, return the TID, wake or finish the transfer.
+// The handler never stalls: its enqueue has the top priority and it alone returns IDs.
+`default_nettype none
+
+module msg_handler
+  import ni_pkg::*;
+(
+  input  logic               clk_i,
+  input  logic               rst_ni,
+  input  logic               init_done_i,
+  // responses from the network
+  input  logic               rsp_valid_i,
+  output logic               rsp_ready_o,
+  input  rsp_t               rsp_i,
+  // finish events from the segmenter (FIFO head)
+  input  logic               fin_valid_i,
+  input  fin_t               fin_i,
+  output logic               fin_pop_o,
+  // Pending Transactions Table: RAM read port, segmenter writes, valid bits
+  output logic               ptt_re_o,
+  output tid_t               ptt_raddr_o,
+  input  ptt_t               ptt_rdata_i,
+  input  logic               seg_ptt_we_i,
+  input  tid_t               seg_ptt_waddr_i,
+  input  ptt_t               seg_ptt_wdata_i,
+  output logic [NumTids-1:0] ptt_valid_o,
+  output logic               ptt_clr_o,      // entry invalidated this cycle
+  output tid_t               ptt_clr_tid_o,
+  // ACK metadata: the handler's copy (read) and the write to both copies
+  output logic               ackmd_re_o,
+  output xfer_t              ackmd_raddr_o,
+  input  ack_md_t            ackmd_rdata_i,
+  output logic               ackmd_we_o,
+  output xfer_t              ackmd_waddr_o,
+  output ack_md_t            ackmd_wdata_o,
+  // park table: read port and the segmenter's writes (forwarding)
+  output logic               park_re_o,
+  output xfer_t              park_raddr_o,
+  input  park_md_t           park_rdata_i,
+  input  logic               seg_park_we_i,
+  input  xfer_t              seg_park_waddr_i,
+  input  park_md_t           seg_park_wdata_i,
+  // scheduling queue enqueue (highest-priority source)
+  output logic               enq_valid_o,
+  input  logic               enq_ready_i,
+  output qid_t               enq_qid_o,
+  output xfer_t              enq_node_o,
+  // ID returns
+  output logic               tid_push_o,
+  output tid_t               tid_push_id_o,
+  output logic               fid1_push_o,
+  output logic               fid4_push_o,
+  output fid_t               fid_push_id_o,
+  // status registers
+  output logic               finish_o,
+  output wch_t               finish_wch_o,
+  output logic               finish_err_o,
+  // statistics
+  output logic               stat_ack_o,
+  output logic               stat_nack_o,
+  output logic               stat_drop_o,
+  output logic               stat_done_o,
+  output logic               stat_error_o
+);
+
+  // =======================================================================================
+  // M0: arbitration
+  // =======================================================================================
+  logic seg_gnt;
+  logic mh_gnt;
+  logic m0_rsp;
+
+  md_arbiter u_arb (
+    .clk_i    (clk_i),
+    .rst_ni   (rst_ni),
+    .seg_req_i(fin_valid_i),
+    .mh_req_i (rsp_valid_i && init_done_i),
+    .seg_gnt_o(seg_gnt),
+    .mh_gnt_o (mh_gnt)
+  );
+
+  assign rsp_ready_o = init_done_i && !seg_gnt;
+  assign m0_rsp      = rsp_valid_i && rsp_ready_o;
+  assign fin_pop_o   = seg_gnt;
+  assign ptt_re_o    = m0_rsp;
+  assign ptt_raddr_o = rsp_i.tid;
+
+  // =======================================================================================
+  // M1: response check
+  // =======================================================================================
+  logic  m1_rsp_q;
+  logic  m1_fin_q;
+  rsp_t  m1_r_q;
+  fin_t  m1_f_q;
+  // the segmenter's PTT write of the previous cycle (the RAM read in M0 did not see it)
+  logic  segp_we_q;
+  tid_t  segp_waddr_q;
+  ptt_t  segp_wdata_q;
+
+  logic [NumTids-1:0] ptt_valid_q, ptt_valid_d;
+
+  // M2 registers (declared here: M1 looks at the invalidation M2 does this cycle)
+  logic  m2_rsp_q;
+  logic  m2_fin_q;
+  logic  m2_nack_q;
+  tid_t  m2_tid_q;
+  ptt_t  m2_e_q;
+  fin_t  m2_f_q;
+
+  ptt_t  m1_entry;
+  logic  m1_valid_entry;
+  logic  m1_accept;
+
+  always_comb begin
+    m1_entry = ptt_rdata_i;
+    if (segp_we_q && segp_waddr_q == m1_r_q.tid) m1_entry = segp_wdata_q;
+  end
+
+  assign m1_valid_entry = ptt_valid_q[m1_r_q.tid] && !(m2_rsp_q && m2_tid_q == m1_r_q.tid);
+  assign m1_accept      = m1_rsp_q && m1_valid_entry && (m1_entry.seq == m1_r_q.seq);
+  assign ackmd_re_o     = m1_accept;
+  assign ackmd_raddr_o  = m1_entry.xfer;
+  assign park_re_o      = m1_accept;
+  assign park_raddr_o   = m1_entry.xfer;
+  assign stat_drop_o    = m1_rsp_q && !m1_accept;
+
+  // =======================================================================================
+  // M2: resolve
+  // =======================================================================================
+  // previous-cycle writes the RAM reads of M1 did not see
+  logic     ackp_we_q;
+  xfer_t    ackp_waddr_q;
+  ack_md_t  ackp_wdata_q;
+  logic     parkp_we_q;
+  xfer_t    parkp_waddr_q;
+  park_md_t parkp_wdata_q;
+
+  ack_md_t  ack_cur;
+  park_md_t park_cur;
+  xfer_t    x;
+  cnt_t     resolved_new;
+  logic     err_tog_new;
+  logic     err_now;
+  logic     parked;
+  logic     wake_own, wake_ctrl, fin_rsp;
+
+  assign x = m2_e_q.xfer;
+
+  always_comb begin
+    ack_cur = ackmd_rdata_i;
+    if (ackp_we_q && ackp_waddr_q == x) ack_cur = ackp_wdata_q;
+    park_cur = park_rdata_i;
+    if (parkp_we_q && parkp_waddr_q == x) park_cur = parkp_wdata_q;
+  end
+
+  assign resolved_new = ack_cur.resolved + cnt_t'(1);
+  assign err_tog_new  = m2_nack_q ? !m2_e_q.err_base : ack_cur.err_tog;
+  assign err_now      = (err_tog_new != m2_e_q.err_base);
+  assign parked       = (park_cur.tog != ack_cur.wake_tog);
+
+  always_comb begin
+    wake_own  = 1'b0;
+    wake_ctrl = 1'b0;
+    fin_rsp   = 1'b0;
+    if (m2_rsp_q && parked) begin
+      unique case (park_cur.reason)
+        ParkMore: wake_own = 1'b1;
+        ParkNeedCtrl: begin
+          if (err_now)                                      fin_rsp   = (resolved_new == m2_e_q.target);
+          else if (resolved_new + cnt_t'(1) == m2_e_q.target) wake_ctrl = 1'b1;
+        end
+        ParkWait: fin_rsp = (resolved_new == m2_e_q.target);
+        default: ;
+      endcase
+    end
+  end
+
+  assign ackmd_we_o             = m2_rsp_q;
+  assign ackmd_waddr_o          = x;
+  assign ackmd_wdata_o.resolved = resolved_new;
+  assign ackmd_wdata_o.err_tog  = err_tog_new;
+  assign ackmd_wdata_o.wake_tog = (wake_own || wake_ctrl) ? park_cur.tog : ack_cur.wake_tog;
+
+  assign enq_valid_o = wake_own || wake_ctrl;
+  assign enq_qid_o   = wake_ctrl ? qid_t'(QCtrl) : m2_e_q.own_qid;
+  assign enq_node_o  = x;
+
+  assign tid_push_o    = m2_rsp_q && (m2_e_q.kind == KindTid || m2_e_q.kind == KindInline);
+  assign tid_push_id_o = m2_tid_q;
+
+  // A transfer finishes here (last resolve) or from the segmenter's FIFO.
+  xfer_t fin_xfer;
+  logic  fin_err;
+  kind_e fin_kind;
+  fid_t  fin_fid;
+
+  always_comb begin
+    if (m2_fin_q) begin
+      fin_xfer = m2_f_q.xfer;
+      fin_err  = m2_f_q.err;
+      fin_kind = m2_f_q.kind;
+      fin_fid  = m2_f_q.fid;
+    end else begin
+      fin_xfer = x;
+      fin_err  = err_now;
+      fin_kind = m2_e_q.kind;
+      fin_fid  = m2_e_q.fid;
+    end
+  end
+
+  // The seq was checked in M1; write channels have channel bit 6 clear.
+  logic unused_m2;
+  assign unused_m2 = ^{m2_e_q.seq, fin_xfer[6]};
+
+  assign finish_o      = m2_fin_q || fin_rsp;
+  assign finish_wch_o  = {fin_xfer[XferW-1:ChW], fin_xfer[5:0]};
+  assign finish_err_o  = fin_err;
+  assign fid1_push_o   = finish_o && (fin_kind == Kind1x);
+  assign fid4_push_o   = finish_o && (fin_kind == Kind4x);
+  assign fid_push_id_o = fin_fid;
+
+  assign stat_ack_o   = m2_rsp_q && !m2_nack_q;
+  assign stat_nack_o  = m2_rsp_q && m2_nack_q;
+  assign stat_done_o  = finish_o && !fin_err;
+  assign stat_error_o = finish_o && fin_err;
+
+  // =======================================================================================
+  // Pending Transactions Table valid bits
+  // =======================================================================================
+  always_comb begin
+    ptt_valid_d = ptt_valid_q;
+    if (m2_rsp_q)     ptt_valid_d[m2_tid_q]        = 1'b0;
+    if (seg_ptt_we_i) ptt_valid_d[seg_ptt_waddr_i] = 1'b1;
+  end
+  assign ptt_valid_o   = ptt_valid_q;
+  assign ptt_clr_o     = m2_rsp_q;
+  assign ptt_clr_tid_o = m2_tid_q;
+
+  // =======================================================================================
+  // Registers
+  // =======================================================================================
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      ptt_valid_q   <= '0;
+      m1_rsp_q      <= 1'b0;
+      m1_fin_q      <= 1'b0;
+      m1_r_q        <= '0;
+      m1_f_q        <= '0;
+      m2_rsp_q      <= 1'b0;
+      m2_fin_q      <= 1'b0;
+      m2_nack_q     <= 1'b0;
+      m2_tid_q      <= '0;
+      m2_e_q        <= '0;
+      m2_f_q        <= '0;
+      segp_we_q     <= 1'b0;
+      segp_waddr_q  <= '0;
+      segp_wdata_q  <= '0;
+      ackp_we_q     <= 1'b0;
+      ackp_waddr_q  <= '0;
+      ackp_wdata_q  <= '0;
+      parkp_we_q    <= 1'b0;
+      parkp_waddr_q <= '0;
+      parkp_wdata_q <= '0;
+    end else begin
+      ptt_valid_q   <= ptt_valid_d;
+      m1_rsp_q      <= m0_rsp;
+      m1_fin_q      <= seg_gnt;
+      m1_r_q        <= rsp_i;
+      m1_f_q        <= fin_i;
+      m2_rsp_q      <= m1_accept;
+      m2_fin_q      <= m1_fin_q;
+      m2_nack_q     <= m1_r_q.nack;
+      m2_tid_q      <= m1_r_q.tid;
+      m2_e_q        <= m1_entry;
+      m2_f_q        <= m1_f_q;
+      segp_we_q     <= seg_ptt_we_i;
+      segp_waddr_q  <= seg_ptt_waddr_i;
+      segp_wdata_q  <= seg_ptt_wdata_i;
+      ackp_we_q     <= ackmd_we_o;
+      ackp_waddr_q  <= ackmd_waddr_o;
+      ackp_wdata_q  <= ackmd_wdata_o;
+      parkp_we_q    <= seg_park_we_i;
+      parkp_waddr_q <= seg_park_waddr_i;
+      parkp_wdata_q <= seg_park_wdata_i;
+    end
+  end
+
+  // =======================================================================================
+  // Assertions
+  // =======================================================================================
+  `ASSERT(EnqAlwaysGranted, enq_valid_o |-> enq_ready_i)
+  `ASSERT(NoReadyBeforeInit, !init_done_i |-> !rsp_ready_o)
+  `ASSERT(OneEventPerCycle, !(m1_rsp_q && m1_fin_q))
+  `ASSERT(NoWakeAndFinish, !(enq_valid_o && finish_o))
+  `ASSERT(SetOnlyFreeEntry, seg_ptt_we_i |-> !ptt_valid_q[seg_ptt_waddr_i] ||
+                                            (m2_rsp_q && m2_tid_q == seg_ptt_waddr_i))
+  `ASSERT(NoFinishTwice, m2_fin_q |-> !fin_rsp)
+  `ASSERT(ArbGrantMatches, mh_gnt |-> rsp_ready_o)
+
+endmodule
+
+`default_nettype wire

@@ -1,0 +1,520 @@
+// SPDX-License-Identifier: Apache-2.0
+// Transfer Segmenter (thesis 3.9, docs/design.md section 6): a three-stage pipeline.
+//
+// Stage 1 picks the highest-priority eligible scheduling queue, dequeues its head and reads
+// the transfer's descriptor (both Transfer Table banks), its segmenter metadata and the
+// segmenter's copy of its ACK metadata.
+// Stage 2 decides: issue the next block (or the inline packet), make a control packet,
+// re-enqueue, park, or finish. First blocks leave from stage 2 directly (stage-3 bypass).
+// Stage 3 computes the addresses of blocks k >= 1 and holds a block while `blk_ready_i` is
+// low.
+`default_nettype none
+
+module transfer_segmenter
+  import ni_pkg::*;
+#(
+  parameter int unsigned IntraPrios     = 8,
+  parameter int unsigned MaxOutstanding = 2,
+  localparam int unsigned NumQueues     = 2 + 4 * IntraPrios,
+  localparam int unsigned TidCntW       = $clog2(TidOnlyIds + 1),
+  localparam int unsigned Fid1CntW      = $clog2(Fid1Count + 1),
+  localparam int unsigned Fid4CntW      = $clog2(Fid4Count + 1)
+) (
+  input  logic                 clk_i,
+  input  logic                 rst_ni,
+  // scheduling queues: dequeue side and the segmenter's enqueue source
+  input  logic [NumQueues-1:0] q_nonempty_i,
+  output logic                 deq_o,
+  output qid_t                 deq_qid_o,
+  input  xfer_t                deq_node_i,
+  input  logic                 deq_first_i,
+  output logic                 enq_valid_o,
+  input  logic                 enq_ready_i,
+  output qid_t                 enq_qid_o,
+  output xfer_t                enq_node_o,
+  // Transfer Table read port (row = xfer >> 1 of both banks)
+  output logic                 tt_re_o,
+  output logic [XferW-2:0]     tt_row_o,
+  input  line_t                tt_even_i,
+  input  line_t                tt_odd_i,
+  // segmenter metadata
+  output logic                 segmd_re_o,
+  output xfer_t                segmd_raddr_o,
+  input  seg_md_t              segmd_rdata_i,
+  output logic                 segmd_we_o,
+  output xfer_t                segmd_waddr_o,
+  output seg_md_t              segmd_wdata_o,
+  // the segmenter's copy of the ACK metadata, and the handler's writes to it (forwarding)
+  output logic                 ackmd_re_o,
+  output xfer_t                ackmd_raddr_o,
+  input  ack_md_t              ackmd_rdata_i,
+  input  logic                 mh_ackmd_we_i,
+  input  xfer_t                mh_ackmd_waddr_i,
+  input  ack_md_t              mh_ackmd_wdata_i,
+  // park table (read by the Message Handler)
+  output logic                 park_we_o,
+  output xfer_t                park_waddr_o,
+  output park_md_t             park_wdata_o,
+  // ID FIFOs
+  input  tid_t                 tid_head_i,
+  input  logic [TidCntW-1:0]   tid_count_i,
+  output logic                 tid_pop_o,
+  input  fid_t                 fid1_head_i,
+  input  logic [Fid1CntW-1:0]  fid1_count_i,
+  output logic                 fid1_pop_o,
+  input  fid_t                 fid4_head_i,
+  input  logic [Fid4CntW-1:0]  fid4_count_i,
+  output logic                 fid4_pop_o,
+  // Pending Transactions Table
+  input  logic [NumTids-1:0]   ptt_valid_i,
+  input  logic                 ptt_clr_i,      // the handler invalidates an entry this cycle
+  input  tid_t                 ptt_clr_tid_i,
+  output logic                 ptt_we_o,
+  output tid_t                 ptt_waddr_o,
+  output ptt_t                 ptt_wdata_o,
+  // finish events to the Message Handler
+  output logic                 fin_push_o,
+  output fin_t                 fin_data_o,
+  input  logic                 fin_full_i,
+  // the AXI slave's enqueue has been refused for AxiMaxWait cycles: do not re-enqueue now
+  input  logic                 axi_starving_i,
+  // packet queue
+  output logic                 pkt_we_o,
+  output pkt_body_t            pkt_body_o,
+  input  logic                 pkt_full_i,
+  // block descriptor port (Transaction Table write)
+  output logic                 blk_valid_o,
+  input  logic                 blk_ready_i,
+  output tid_t                 blk_tid_o,
+  output blk_desc_t            blk_desc_o,
+  // statistics
+  output logic                 stat_blk_o,
+  output logic                 stat_inline_o,
+  output logic                 stat_ctrl_o
+);
+
+  localparam int unsigned L = IntraPrios;
+
+  function automatic logic is_1x_no(qid_t q);
+    return (32'(q) >= 2 + L) && (32'(q) < 2 + 2 * L);
+  endfunction
+
+  function automatic logic is_4x_no(qid_t q);
+    return (32'(q) >= 2 + 3 * L) && (32'(q) < 2 + 4 * L);
+  endfunction
+
+  // =======================================================================================
+  // Stage 2 registers (declared first: stage 1 looks at them)
+  // =======================================================================================
+  logic    s2_valid_q;
+  xfer_t   s2_node_q;
+  logic    s2_first_q;
+  qid_t    s2_qid_q;
+  logic    s2_new_q;    // first cycle in stage 2: RAM outputs are fresh
+  ack_md_t s2_ack_q;    // ACK metadata, kept current while stage 2 holds
+  logic    s2_fire;
+
+  // The handler's ACK-metadata write of the previous cycle (the RAM read in stage 1 did not
+  // see it).
+  logic    mhp_we_q;
+  xfer_t   mhp_waddr_q;
+  ack_md_t mhp_wdata_q;
+
+  // =======================================================================================
+  // Stage 1: queue selection
+  // =======================================================================================
+  logic [NumQueues-1:0] eligible;
+  logic                 tid_ok, fid1_ok, fid4_ok;
+  logic                 res_tid, res_fid1, res_fid4;
+  qid_t                 pick;
+  logic                 any_eligible;
+
+  assign res_tid  = s2_valid_q && (s2_qid_q == qid_t'(QTid));
+  assign res_fid1 = s2_valid_q && is_1x_no(s2_qid_q);
+  assign res_fid4 = s2_valid_q && is_4x_no(s2_qid_q);
+  assign tid_ok   = tid_count_i  > TidCntW'(res_tid);
+  assign fid1_ok  = fid1_count_i > Fid1CntW'(res_fid1);
+  assign fid4_ok  = fid4_count_i > Fid4CntW'(res_fid4);
+
+  always_comb begin
+    for (int q = 0; q < NumQueues; q++) begin
+      if (q == QTid)             eligible[q] = q_nonempty_i[q] && tid_ok;
+      else if (is_1x_no(qid_t'(q))) eligible[q] = q_nonempty_i[q] && fid1_ok;
+      else if (is_4x_no(qid_t'(q))) eligible[q] = q_nonempty_i[q] && fid4_ok;
+      else                       eligible[q] = q_nonempty_i[q];
+    end
+    pick         = '0;
+    any_eligible = 1'b0;
+    for (int q = NumQueues - 1; q >= 0; q--) begin
+      if (eligible[q]) begin
+        pick         = qid_t'(q);
+        any_eligible = 1'b1;
+      end
+    end
+  end
+
+  assign deq_o         = any_eligible && (!s2_valid_q || s2_fire);
+  assign deq_qid_o     = pick;
+  assign tt_re_o       = deq_o;
+  assign tt_row_o      = deq_node_i[XferW-1:1];
+  assign segmd_re_o    = deq_o;
+  assign segmd_raddr_o = deq_node_i;
+  assign ackmd_re_o    = deq_o;
+  assign ackmd_raddr_o = deq_node_i;
+
+  // =======================================================================================
+  // Stage 2: decode
+  // =======================================================================================
+  ack_md_t ack_base, ack_eff;
+
+  always_comb begin
+    ack_base = s2_ack_q;
+    if (s2_new_q) begin
+      ack_base = ackmd_rdata_i;
+      if (mhp_we_q && mhp_waddr_q == s2_node_q) ack_base = mhp_wdata_q;
+    end
+    ack_eff = ack_base;
+    if (mh_ackmd_we_i && mh_ackmd_waddr_i == s2_node_q) ack_eff = mh_ackmd_wdata_i;
+  end
+
+  line_t       line0, line1;
+  logic [63:0] w0, w1, w2, w4, w5;
+  ctrl_word_t  ctrl;
+  seg_info_t   si;
+  seg_md_t     md;
+  logic        k_inline, k_cm;
+  cnt_t        total, k, res_base, inflight;
+  logic        err_base, err;
+  logic        is_ctrl, is_last;
+  qid_t        own_qid;
+  logic [PageW-1:0] page;
+
+  assign line0    = s2_node_q[0] ? tt_odd_i : tt_even_i;
+  assign line1    = tt_odd_i;
+  assign w0       = line0[63:0];
+  assign w1       = line0[127:64];
+  assign w2       = line0[191:128];
+  assign ctrl     = ctrl_word_t'(line0[255:192]);
+  assign w4       = line1[63:0];
+  assign w5       = line1[127:64];
+  assign si       = seg_info_t'(w2);
+
+  // Line 1 holds w4..w7: only w4/w5 matter here (w6 is reserved, w7 only carries `last`).
+  // The control word's reserved/last/long bits were checked by the AXI slave.
+  logic unused_desc;
+  assign unused_desc = ^{line1[255:128], ctrl.last, ctrl.rsvd, ctrl.is_long, si.rsvd};
+  assign md       = segmd_rdata_i;
+  assign page     = s2_node_q[XferW-1:ChW];
+  assign k_inline = (ctrl.kind == KindInline);
+  assign k_cm     = (ctrl.kind == Kind1x) || (ctrl.kind == Kind4x);
+  assign total    = k_inline ? cnt_t'(1) : si.total;
+  assign k        = s2_first_q ? '0 : md.issued;
+  assign res_base = s2_first_q ? ack_eff.resolved : md.res_base;
+  assign err_base = s2_first_q ? ack_eff.err_tog : md.err_base;
+  assign inflight = k - (ack_eff.resolved - res_base);
+  assign err      = (ack_eff.err_tog != err_base);
+  assign is_ctrl  = (s2_qid_q == qid_t'(QCtrl));
+  assign is_last  = (k + cnt_t'(1) == total);
+  assign own_qid  = queue_of(ctrl.kind, ctrl.prio, 1'b1, IntraPrios);
+
+  // ---- IDs of the block ------------------------------------------------------------------
+  fid_t fid_cur;   // the transfer's FID (1x) or base (4x)
+  fid_t blk_fid;
+  tid_t blk_tid;
+  logic tid_busy;
+
+  always_comb begin
+    fid_cur = md.fid;
+    if (s2_first_q) fid_cur = (ctrl.kind == Kind1x) ? fid1_head_i : fid4_head_i;
+    unique case (ctrl.kind)
+      Kind1x: begin
+        blk_fid = fid_cur;
+        blk_tid = {fid_cur, k[1:0]};
+      end
+      Kind4x: begin
+        blk_fid = {fid_cur[FidW-1:2], k[1:0]};
+        blk_tid = {fid_cur[FidW-1:2], k[1:0], k[3:2]};
+      end
+      default: begin
+        blk_fid = '0;
+        blk_tid = tid_head_i;
+      end
+    endcase
+  end
+
+  // A congestion-managed TID is busy while its previous block is unresolved (the thesis's
+  // tid_bitmap); a resolve in this very cycle frees it.
+  assign tid_busy = k_cm && ptt_valid_i[blk_tid] && !(ptt_clr_i && ptt_clr_tid_i == blk_tid);
+
+  // ---- what stage 2 does -------------------------------------------------------------------
+  logic act_ctrl, act_err, act_issue;
+  logic mem_notify;
+  logic direct_ctrl;   // control packet made together with the last block
+  logic need_pkt, need_blk, need_fin, need_enq, parks;
+  park_e park_reason;
+  seq_t  seq_cur;
+
+  assign act_ctrl    = is_ctrl;
+  assign act_err     = !is_ctrl && err;
+  assign act_issue   = !is_ctrl && !err && !tid_busy;
+  assign mem_notify  = !k_inline && ctrl.notify;
+  assign direct_ctrl = act_issue && !k_inline && is_last && mem_notify && (inflight == '0);
+  assign need_pkt    = (act_ctrl && !err) || (act_issue && k_inline) || direct_ctrl;
+  assign need_blk    = act_issue && !k_inline;
+  assign need_fin    = (act_ctrl || act_err) && (inflight == '0);
+  assign need_enq    = act_issue && !k_inline && !is_last &&
+                       (32'(inflight) + 1 < MaxOutstanding);
+  assign parks       = !need_enq && !need_fin;
+
+  always_comb begin
+    park_reason = ParkMore;
+    if (act_ctrl) begin
+      park_reason = ParkWait;
+    end else if (act_issue) begin
+      if (k_inline)                      park_reason = ParkWait;
+      else if (!is_last)                 park_reason = ParkMore;
+      else if (mem_notify && !direct_ctrl) park_reason = ParkNeedCtrl;
+      else                               park_reason = ParkWait;
+    end
+  end
+
+  // ---- stalls --------------------------------------------------------------------------------
+  logic s3_valid_q;
+  logic blk_slot_ok;
+  logic no_other_stall;
+
+  assign blk_slot_ok    = !s3_valid_q || blk_ready_i;
+  assign no_other_stall = !(need_pkt && pkt_full_i) && !(need_blk && !blk_slot_ok) &&
+                          !(need_fin && fin_full_i);
+  // A re-enqueue also waits while the AXI slave is starving (see qos_engine: the thesis's
+  // fixed enqueue priority with a bounded wait for the lowest-priority AXI slave).
+  assign enq_valid_o    = s2_valid_q && need_enq && no_other_stall && !axi_starving_i;
+  assign enq_qid_o      = own_qid;
+  assign enq_node_o     = s2_node_q;
+  assign s2_fire        = s2_valid_q && no_other_stall &&
+                          (!need_enq || (enq_ready_i && !axi_starving_i));
+
+  // ---- side effects when stage 2 fires ------------------------------------------------------
+  assign tid_pop_o  = s2_fire && act_issue && !k_cm;
+  assign fid1_pop_o = s2_fire && act_issue && s2_first_q && (ctrl.kind == Kind1x);
+  assign fid4_pop_o = s2_fire && act_issue && s2_first_q && (ctrl.kind == Kind4x);
+
+  seq_gen u_seq (
+    .clk_i (clk_i),
+    .rst_ni(rst_ni),
+    .take_i(s2_fire && act_issue),
+    .seq_o (seq_cur)
+  );
+
+  always_comb begin
+    ptt_wdata_o          = '0;
+    ptt_wdata_o.seq      = seq_cur;
+    ptt_wdata_o.xfer     = s2_node_q;
+    ptt_wdata_o.target   = res_base + total;
+    ptt_wdata_o.err_base = err_base;
+    ptt_wdata_o.own_qid  = own_qid;
+    ptt_wdata_o.kind     = ctrl.kind;
+    ptt_wdata_o.fid      = k_cm ? fid_cur : '0;
+  end
+  assign ptt_we_o    = s2_fire && act_issue;
+  assign ptt_waddr_o = blk_tid;
+
+  always_comb begin
+    segmd_wdata_o          = md;
+    segmd_wdata_o.res_base = res_base;
+    segmd_wdata_o.err_base = err_base;
+    if (act_issue) begin
+      segmd_wdata_o.issued = k + cnt_t'(1);
+      segmd_wdata_o.fid    = fid_cur;
+      if (is_last) begin
+        segmd_wdata_o.last_tid = blk_tid;
+        segmd_wdata_o.last_seq = seq_cur;
+      end
+    end
+  end
+  assign segmd_we_o    = s2_fire;
+  assign segmd_waddr_o = s2_node_q;
+
+  assign park_we_o          = s2_fire;
+  assign park_waddr_o       = s2_node_q;
+  assign park_wdata_o.tog   = parks ? !ack_eff.wake_tog : ack_eff.wake_tog;
+  assign park_wdata_o.reason = park_reason;
+
+  assign fin_push_o      = s2_fire && need_fin;
+  assign fin_data_o.xfer = s2_node_q;
+  assign fin_data_o.err  = err;
+  assign fin_data_o.kind = ctrl.kind;
+  assign fin_data_o.fid  = md.fid;
+
+  // ---- packets -----------------------------------------------------------------------------
+  always_comb begin
+    logic [255:0]  raw;
+    ctrl_payload_t cp;
+    raw                     = '0;
+    cp                      = '0;
+    pkt_body_o              = '0;
+    pkt_body_o.hdr.pd       = page;
+    pkt_body_o.hdr.xfer_id  = s2_node_q;
+    pkt_body_o.hdr.dst_addr = w1;
+    if (act_issue && k_inline) begin
+      raw = {w5, w4, w2, w0};
+      for (int b = 0; b < 32; b++) begin
+        if (32'(b) >= ctrl.size) raw[8*b +: 8] = 8'd0;
+      end
+      pkt_body_o.hdr.kind   = PktKindInline;
+      pkt_body_o.hdr.tid    = blk_tid;
+      pkt_body_o.hdr.seq    = seq_cur;
+      pkt_body_o.hdr.len    = ctrl.size[5:0];
+      pkt_body_o.hdr.notify = ctrl.notify;
+      pkt_body_o.payload    = raw;
+    end else begin
+      cp.notify_addr        = w4;
+      cp.notify_tag         = w5;
+      cp.size               = ctrl.size;
+      cp.total_blocks       = total;
+      pkt_body_o.hdr.kind   = PktKindCtrl;
+      pkt_body_o.hdr.tid    = direct_ctrl ? blk_tid : md.last_tid;
+      pkt_body_o.hdr.seq    = direct_ctrl ? seq_cur : md.last_seq;
+      pkt_body_o.hdr.len    = 6'd32;
+      pkt_body_o.hdr.notify = 1'b1;
+      pkt_body_o.payload    = cp;
+    end
+  end
+  assign pkt_we_o      = s2_fire && need_pkt;
+  assign stat_inline_o = s2_fire && act_issue && k_inline;
+  assign stat_ctrl_o   = s2_fire && need_pkt && !(act_issue && k_inline);
+  assign stat_blk_o    = s2_fire && need_blk;
+
+  // ---- block descriptor --------------------------------------------------------------------
+  // Everything but the addresses and length of a block k >= 1, which stage 3 computes.
+  blk_desc_t s2_desc;
+
+  always_comb begin
+    s2_desc           = '0;
+    s2_desc.src_addr  = w0;
+    s2_desc.dst_addr  = w1;
+    s2_desc.pd_id     = {12'd0, page};
+    s2_desc.seq       = seq_cur;
+    s2_desc.cm        = k_cm;
+    s2_desc.fid       = blk_fid;
+    s2_desc.notify    = mem_notify && is_last;
+    s2_desc.chained   = k_cm && (k != '0);
+    s2_desc.len_m1    = si.first_len_m1;
+    s2_desc.block_idx = k[11:0];
+    s2_desc.has_next  = k_cm && !is_last;
+    s2_desc.xfer_id   = s2_node_q;
+  end
+
+  // =======================================================================================
+  // Stage 3
+  // =======================================================================================
+  typedef struct packed {
+    blk_desc_t         desc;
+    tid_t              tid;
+    cnt_t              k;
+    logic              is_last;
+    logic [BlockW-1:0] first_len_m1;
+    logic [BlockW-1:0] last_len_m1;
+  } s3_t;
+
+  s3_t       s3_q, s3_in;
+  blk_desc_t s3_desc;
+  logic      bypass;
+
+  always_comb begin
+    s3_in              = '0;
+    s3_in.desc         = s2_desc;
+    s3_in.tid          = blk_tid;
+    s3_in.k            = k;
+    s3_in.is_last      = is_last;
+    s3_in.first_len_m1 = si.first_len_m1;
+    s3_in.last_len_m1  = si.last_len_m1;
+  end
+
+  // Addresses of block k >= 1: aligned to the destination (ICD section 5).
+  always_comb begin
+    logic [63:0] offset;
+    offset  = '0;
+    s3_desc = s3_q.desc;
+    if (s3_q.k != '0) begin
+      offset           = {30'd0, s3_q.k - cnt_t'(1), 16'd0} + {47'd0, 1'b0, s3_q.first_len_m1} +
+                         64'd1;
+      s3_desc.src_addr = s3_q.desc.src_addr + offset;
+      s3_desc.dst_addr = {s3_q.desc.dst_addr[63:48],
+                          s3_q.desc.dst_addr[47:16] + {14'd0, s3_q.k}, 16'd0};
+      s3_desc.len_m1   = s3_q.is_last ? s3_q.last_len_m1 : 16'hFFFF;
+    end
+  end
+
+  // First blocks go out from stage 2 when stage 3 is empty (thesis 3.9.2 bypass).
+  assign bypass      = s2_fire && need_blk && !s3_valid_q && (k == '0);
+  assign blk_valid_o = s3_valid_q || bypass;
+  assign blk_tid_o   = s3_valid_q ? s3_q.tid : blk_tid;
+  assign blk_desc_o  = s3_valid_q ? s3_desc : s2_desc;
+
+  logic s3_load;
+  assign s3_load = s2_fire && need_blk && !(bypass && blk_ready_i);
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      s3_valid_q <= 1'b0;
+      s3_q       <= '0;
+    end else begin
+      if (s3_load) begin
+        s3_valid_q <= 1'b1;
+        s3_q       <= s3_in;
+      end else if (s3_valid_q && blk_ready_i) begin
+        s3_valid_q <= 1'b0;
+      end
+    end
+  end
+
+  // =======================================================================================
+  // Stage 2 registers
+  // =======================================================================================
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      s2_valid_q  <= 1'b0;
+      s2_node_q   <= '0;
+      s2_first_q  <= 1'b0;
+      s2_qid_q    <= '0;
+      s2_new_q    <= 1'b0;
+      s2_ack_q    <= '0;
+      mhp_we_q    <= 1'b0;
+      mhp_waddr_q <= '0;
+      mhp_wdata_q <= '0;
+    end else begin
+      mhp_we_q    <= mh_ackmd_we_i;
+      mhp_waddr_q <= mh_ackmd_waddr_i;
+      mhp_wdata_q <= mh_ackmd_wdata_i;
+      s2_ack_q    <= ack_eff;
+      s2_new_q    <= deq_o;
+      if (deq_o) begin
+        s2_valid_q <= 1'b1;
+        s2_node_q  <= deq_node_i;
+        s2_first_q <= deq_first_i;
+        s2_qid_q   <= pick;
+      end else if (s2_fire) begin
+        s2_valid_q <= 1'b0;
+      end
+    end
+  end
+
+  // =======================================================================================
+  // Assertions
+  // =======================================================================================
+  `ASSERT_VALID_HELD(BlkHeld, blk_valid_o, blk_ready_i, {blk_tid_o, blk_desc_o})
+  `ASSERT(FirstIssues, s2_valid_q && s2_first_q |-> act_issue)
+  `ASSERT(CtrlNotFirst, s2_valid_q && is_ctrl |-> !s2_first_q)
+  `ASSERT(InflightBounded, s2_valid_q |-> 32'(inflight) <= MaxOutstanding)
+  `ASSERT(BlockInRange, s2_valid_q && act_issue |-> k < total)
+  `ASSERT(FreshTidFree, ptt_we_o |-> !ptt_valid_i[ptt_waddr_o] ||
+                                    (ptt_clr_i && ptt_clr_tid_i == ptt_waddr_o))
+  `ASSERT(PopOnlyAvailable, tid_pop_o |-> tid_count_i != '0)
+  // Nothing parks waiting for a resolve unless something of it is in flight.
+  `ASSERT(ParkedHasInflight, s2_fire && parks && !act_issue |-> inflight != '0)
+  `ASSERT(InlineFromTidQueue, s2_valid_q && k_inline && !is_ctrl |-> s2_qid_q == qid_t'(QTid))
+
+endmodule
+
+`default_nettype wire

@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "sim/agents/axi_master.hpp"
+
+#include <stdexcept>
+
+#include "Vqos_engine.h"
+#include "sim/core/wide.hpp"
+
+namespace sim {
+
+AxiMaster::AxiMaster(Vqos_engine& dut, Rng& rng, Options opt) : dut_(dut), rng_(rng), opt_(opt) {}
+
+void AxiMaster::write(AxiWrite w, WriteDone done) {
+  if (w.beats.empty()) throw std::invalid_argument("AXI write without beats");
+  if (on_submit_write_) on_submit_write_(w);
+  auto p = std::make_unique<Wr>();
+  p->t = std::move(w);
+  p->done = std::move(done);
+  wr_.push_back(std::move(p));
+}
+
+void AxiMaster::read(AxiRead r, ReadDone done) {
+  if (on_submit_read_) on_submit_read_(r);
+  auto p = std::make_unique<Rd>();
+  p->t = std::move(r);
+  p->done = std::move(done);
+  rd_.push_back(std::move(p));
+}
+
+std::size_t AxiMaster::writes_unissued() const {
+  std::size_t n = 0;
+  for (const auto& w : wr_) n += w->aw_done ? 0 : 1;
+  return n;
+}
+
+void AxiMaster::on_reset() {
+  dut_.s_axi_awvalid_i = 0;
+  dut_.s_axi_wvalid_i = 0;
+  dut_.s_axi_bready_i = 0;
+  dut_.s_axi_arvalid_i = 0;
+  dut_.s_axi_rready_i = 0;
+  aw_drv_ = w_drv_ = nullptr;
+  ar_drv_ = nullptr;
+}
+
+AxiMaster::Wr* AxiMaster::aw_candidate() {
+  for (auto& w : wr_) {
+    if (!w->aw_done) return w.get();
+  }
+  return nullptr;
+}
+
+AxiMaster::Wr* AxiMaster::w_candidate() {
+  for (auto& w : wr_) {
+    if (w->beats_sent < w->t.beats.size()) {
+      if (w->aw_done || opt_.w_with_aw) return w.get();
+      return nullptr;
+    }
+  }
+  return nullptr;
+}
+
+void AxiMaster::drive(uint64_t cycle) {
+  (void)cycle;
+  // AW: keep a presented address until it is accepted.
+  if (aw_drv_ == nullptr) {
+    Wr* c = aw_candidate();
+    if (c != nullptr && !rng_.percent(opt_.aw_gap_pct)) aw_drv_ = c;
+  }
+  if (aw_drv_ != nullptr) {
+    const AxiWrite& t = aw_drv_->t;
+    dut_.s_axi_awvalid_i = 1;
+    dut_.s_axi_awaddr_i = t.addr;
+    dut_.s_axi_awlen_i = static_cast<uint8_t>(t.len >= 0 ? t.len : int(t.beats.size()) - 1);
+    dut_.s_axi_awsize_i = t.size;
+    dut_.s_axi_awburst_i = t.burst;
+    dut_.s_axi_awid_i = t.id;
+  } else {
+    dut_.s_axi_awvalid_i = 0;
+  }
+
+  // W
+  if (w_drv_ == nullptr) {
+    Wr* c = w_candidate();
+    if (c != nullptr && !rng_.percent(opt_.w_gap_pct)) w_drv_ = c;
+  }
+  if (w_drv_ != nullptr) {
+    const AxiBeat& b = w_drv_->t.beats[w_drv_->beats_sent];
+    dut_.s_axi_wvalid_i = 1;
+    to_wide<2>(dut_.s_axi_wdata_i, std::array<uint64_t, 2>{b.lo, b.hi});
+    dut_.s_axi_wstrb_i = b.strb;
+    dut_.s_axi_wlast_i = b.last;
+  } else {
+    dut_.s_axi_wvalid_i = 0;
+  }
+
+  bready_ = !rng_.percent(opt_.bready_low_pct);
+  dut_.s_axi_bready_i = bready_;
+
+  // AR
+  if (ar_drv_ == nullptr) {
+    for (auto& r : rd_) {
+      if (!r->ar_done) {
+        ar_drv_ = r.get();
+        break;
+      }
+    }
+  }
+  if (ar_drv_ != nullptr) {
+    const AxiRead& t = ar_drv_->t;
+    dut_.s_axi_arvalid_i = 1;
+    dut_.s_axi_araddr_i = t.addr;
+    dut_.s_axi_arlen_i = t.len;
+    dut_.s_axi_arsize_i = t.size;
+    dut_.s_axi_arburst_i = t.burst;
+    dut_.s_axi_arid_i = t.id;
+  } else {
+    dut_.s_axi_arvalid_i = 0;
+  }
+  rready_ = !rng_.percent(opt_.rready_low_pct);
+  dut_.s_axi_rready_i = rready_;
+}
+
+void AxiMaster::sample(uint64_t cycle) {
+  if (aw_drv_ != nullptr && dut_.s_axi_awready_o) {
+    aw_drv_->aw_done = true;
+    aw_drv_->t.aw_cycle = cycle;
+    if (on_aw_) on_aw_(aw_drv_->t, cycle);
+    aw_drv_ = nullptr;
+  }
+  if (w_drv_ != nullptr && dut_.s_axi_wready_o) {
+    ++w_drv_->beats_sent;
+    w_drv_ = nullptr;
+  }
+  if (dut_.s_axi_bvalid_o && bready_) {
+    Wr* match = nullptr;
+    for (auto& w : wr_) {
+      if (!w->b_done && w->aw_done && w->beats_sent == w->t.beats.size() &&
+          w->t.id == dut_.s_axi_bid_o) {
+        match = w.get();
+        break;
+      }
+    }
+    if (match == nullptr) throw std::runtime_error("AXI B response without a matching write");
+    match->b_done = true;
+    match->t.resp = dut_.s_axi_bresp_o;
+    match->t.b_cycle = cycle;
+  }
+  while (!wr_.empty() && wr_.front()->b_done) {
+    auto w = std::move(wr_.front());
+    wr_.pop_front();
+    if (w->done) w->done(w->t);
+  }
+
+  if (ar_drv_ != nullptr && dut_.s_axi_arready_o) {
+    ar_drv_->ar_done = true;
+    ar_drv_->t.ar_cycle = cycle;
+    ar_drv_ = nullptr;
+  }
+  if (dut_.s_axi_rvalid_o && rready_) {
+    Rd* r = nullptr;
+    for (auto& c : rd_) {
+      if (c->ar_done) {
+        r = c.get();
+        break;
+      }
+    }
+    if (r == nullptr) throw std::runtime_error("AXI R beat without a read in flight");
+    const auto data = from_wide<2>(dut_.s_axi_rdata_o);
+    r->t.data.push_back(data[0]);
+    r->t.resp.push_back(dut_.s_axi_rresp_o);
+    const bool last_expected = r->t.data.size() == std::size_t(r->t.len) + 1;
+    if (bool(dut_.s_axi_rlast_o) != last_expected) r->t.last_ok = false;
+    if (dut_.s_axi_rlast_o || last_expected) {
+      r->t.r_cycle = cycle;
+      auto done = std::move(rd_.front());
+      rd_.pop_front();
+      if (done->done) done->done(done->t);
+    }
+  }
+}
+
+}  // namespace sim

@@ -1,0 +1,262 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "sim/core/config.hpp"
+
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace sim {
+
+using nlohmann::json;
+
+namespace {
+
+// A view of one JSON object that checks its keys and values.
+class Obj {
+ public:
+  Obj(const json& j, std::string where, std::string path)
+      : j_(j), where_(std::move(where)), path_(std::move(path)) {
+    if (!j_.is_object())
+      error(path_.empty() ? "the configuration" : "'" + path_ + "'", "must be an object");
+  }
+
+  void allow(std::initializer_list<const char*> keys) {
+    std::set<std::string> ok(keys.begin(), keys.end());
+    for (auto it = j_.begin(); it != j_.end(); ++it) {
+      if (!ok.count(it.key())) {
+        std::string list;
+        for (const auto& k : ok) list += (list.empty() ? "" : ", ") + k;
+        error("key '" + key(it.key()) + "'", "is not known (expected one of: " + list + ")");
+      }
+    }
+  }
+
+  bool has(const char* k) const { return j_.contains(k); }
+
+  template <typename T>
+  void get_uint(const char* k, T& out, uint64_t lo, uint64_t hi) const {
+    if (!has(k)) return;
+    const json& v = j_.at(k);
+    if (!v.is_number_unsigned() && !(v.is_number_integer() && v.get<int64_t>() >= 0)) {
+      error("key '" + key(k) + "'", "must be a non-negative integer, got " + v.dump());
+    }
+    const uint64_t x = v.get<uint64_t>();
+    if (x < lo || x > hi) {
+      error("key '" + key(k) + "'", "= " + std::to_string(x) + " is out of range [" +
+                                        std::to_string(lo) + ", " + std::to_string(hi) + "]");
+    }
+    out = static_cast<T>(x);
+  }
+
+  void get_pct(const char* k, unsigned& out) const { get_uint(k, out, 0, 100); }
+
+  void get_double_pct(const char* k, double& out) const {
+    if (!has(k)) return;
+    const json& v = j_.at(k);
+    if (!v.is_number()) error("key '" + key(k) + "'", "must be a number, got " + v.dump());
+    const double x = v.get<double>();
+    if (x < 0 || x > 100)
+      error("key '" + key(k) + "'", "= " + v.dump() + " is out of range [0, 100]");
+    out = x;
+  }
+
+  void get_bool(const char* k, bool& out) const {
+    if (!has(k)) return;
+    const json& v = j_.at(k);
+    if (!v.is_boolean()) error("key '" + key(k) + "'", "must be true or false, got " + v.dump());
+    out = v.get<bool>();
+  }
+
+  // [lo, hi] pair of unsigned values.
+  void get_range(const char* k, unsigned& lo, unsigned& hi, unsigned max) const {
+    if (!has(k)) return;
+    const json& v = j_.at(k);
+    if (!v.is_array() || v.size() != 2 || !v[0].is_number_unsigned() ||
+        !v[1].is_number_unsigned()) {
+      error("key '" + key(k) + "'",
+            "must be a pair [min, max] of non-negative integers, got " + v.dump());
+    }
+    const uint64_t a = v[0].get<uint64_t>(), b = v[1].get<uint64_t>();
+    if (a > b || b > max) {
+      error("key '" + key(k) + "'",
+            "= " + v.dump() + " must satisfy min <= max <= " + std::to_string(max));
+    }
+    lo = unsigned(a);
+    hi = unsigned(b);
+  }
+
+  Obj sub(const char* k) const { return Obj(j_.at(k), where_, key(k)); }
+
+  [[noreturn]] void error(const std::string& what, const std::string& msg) const {
+    throw ConfigError(where_ + ": " + what + " " + msg);
+  }
+
+  const json& raw() const { return j_; }
+  std::string key(const std::string& k) const { return path_.empty() ? k : path_ + "." + k; }
+
+ private:
+  const json& j_;
+  std::string where_;
+  std::string path_;
+};
+
+}  // namespace
+
+json read_json_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw ConfigError(path + ": cannot open file");
+  try {
+    return json::parse(in);
+  } catch (const json::parse_error& e) {
+    throw ConfigError(path + ": not valid JSON: " + e.what());
+  }
+}
+
+void SimConfig::apply(const json& j, const std::string& where) {
+  Obj o(j, where, "");
+  o.allow({"seed", "transfers", "max_size", "max_cycles", "traffic", "axi", "responder", "stalls"});
+  o.get_uint("seed", seed, 0, ~uint64_t{0});
+  o.get_uint("transfers", traffic.transfers, 0, uint64_t{1} << 40);
+  o.get_uint("max_size", traffic.max_size, 1, 0xFFFFFFFFull);
+  o.get_uint("max_cycles", max_cycles, 0, ~uint64_t{0});
+  if (o.has("traffic")) {
+    Obj t = o.sub("traffic");
+    t.allow({"mix", "notify_pct", "inline_long_pct", "illegal_pct", "illegal_read_pct",
+             "stat_read_pct", "pages", "prio_max", "sizes", "aligned_pct", "wide_pct", "burst_pct",
+             "poll_interval", "multi_pct", "max_live", "max_queued_writes"});
+    if (t.has("mix")) {
+      Obj m = t.sub("mix");
+      m.allow({"tid", "1x", "4x", "inline"});
+      m.get_uint("tid", traffic.w_tid, 0, 1000000);
+      m.get_uint("1x", traffic.w_1x, 0, 1000000);
+      m.get_uint("4x", traffic.w_4x, 0, 1000000);
+      m.get_uint("inline", traffic.w_inline, 0, 1000000);
+      if (traffic.w_tid + traffic.w_1x + traffic.w_4x + traffic.w_inline == 0) {
+        m.error("key 'traffic.mix'", "gives every kind weight 0");
+      }
+    }
+    t.get_pct("notify_pct", traffic.notify_pct);
+    t.get_pct("inline_long_pct", traffic.inline_long_pct);
+    t.get_pct("illegal_pct", traffic.illegal_pct);
+    t.get_pct("illegal_read_pct", traffic.illegal_read_pct);
+    t.get_pct("stat_read_pct", traffic.stat_read_pct);
+    if (t.has("pages")) {
+      const json& p = t.raw().at("pages");
+      if (!p.is_array() || p.empty())
+        t.error("key 'traffic.pages'", "must be a non-empty list of pages 0..15");
+      traffic.pages.clear();
+      for (const auto& e : p) {
+        if (!e.is_number_unsigned() || e.get<uint64_t>() > 15) {
+          t.error("key 'traffic.pages'", "has " + e.dump() + ", pages are 0..15");
+        }
+        traffic.pages.push_back(e.get<unsigned>());
+      }
+    }
+    t.get_uint("prio_max", traffic.prio_max, 0, 15);
+    if (t.has("sizes")) {
+      Obj s = t.sub("sizes");
+      s.allow({"edge", "small", "medium", "large"});
+      s.get_uint("edge", traffic.w_edge, 0, 1000000);
+      s.get_uint("small", traffic.w_small, 0, 1000000);
+      s.get_uint("medium", traffic.w_medium, 0, 1000000);
+      s.get_uint("large", traffic.w_large, 0, 1000000);
+    }
+    t.get_pct("aligned_pct", traffic.aligned_pct);
+    t.get_pct("wide_pct", traffic.wide_pct);
+    t.get_pct("burst_pct", traffic.burst_pct);
+    t.get_uint("poll_interval", traffic.poll_interval, 1, 1000000);
+    t.get_pct("multi_pct", traffic.multi_pct);
+    t.get_uint("max_live", traffic.max_live, 1, 1024);
+    t.get_uint("max_queued_writes", traffic.max_queued_writes, 1, 1024);
+  }
+  if (o.has("axi")) {
+    Obj a = o.sub("axi");
+    a.allow({"w_with_aw", "w_gap_pct", "aw_gap_pct", "bready_low_pct", "rready_low_pct"});
+    a.get_bool("w_with_aw", axi.w_with_aw);
+    a.get_pct("w_gap_pct", axi.w_gap_pct);
+    a.get_pct("aw_gap_pct", axi.aw_gap_pct);
+    a.get_pct("bready_low_pct", axi.bready_low_pct);
+    a.get_pct("rready_low_pct", axi.rready_low_pct);
+  }
+  if (o.has("responder")) {
+    Obj r = o.sub("responder");
+    r.allow({"mode", "latency", "reorder_window", "nack_pct", "dup_pct", "stale_pct", "unknown_pct",
+             "idle_pct"});
+    if (r.has("mode")) {
+      const json& m = r.raw().at("mode");
+      if (!m.is_string() || (m != "auto" && m != "script")) {
+        r.error("key 'responder.mode'", "must be \"auto\" or \"script\", got " + m.dump());
+      }
+      responder.auto_mode = (m == "auto");
+    }
+    r.get_range("latency", responder.lat_min, responder.lat_max, 1000000);
+    r.get_uint("reorder_window", responder.reorder_window, 1, 4096);
+    r.get_double_pct("nack_pct", responder.nack_pct);
+    r.get_double_pct("dup_pct", responder.dup_pct);
+    r.get_double_pct("stale_pct", responder.stale_pct);
+    r.get_double_pct("unknown_pct", responder.unknown_pct);
+    r.get_pct("idle_pct", responder.idle_pct);
+  }
+  if (o.has("stalls")) {
+    Obj s = o.sub("stalls");
+    s.allow({"blk", "pkt"});
+    for (const char* port : {"blk", "pkt"}) {
+      if (!s.has(port)) continue;
+      Obj p = s.sub(port);
+      p.allow({"start_pct", "len"});
+      StallOptions& so = std::string(port) == "blk" ? blk_stall : pkt_stall;
+      p.get_pct("start_pct", so.start_pct);
+      p.get_range("len", so.len_min, so.len_max, 1000000);
+      if (so.len_min == 0)
+        p.error("key 'stalls." + std::string(port) + ".len'", "must start at 1 or more");
+    }
+  }
+}
+
+json SimConfig::to_json() const {
+  const TrafficConfig& t = traffic;
+  json j;
+  j["seed"] = seed;
+  j["transfers"] = t.transfers;
+  j["max_size"] = t.max_size;
+  j["max_cycles"] = max_cycles;
+  j["traffic"] = {
+      {"mix", {{"tid", t.w_tid}, {"1x", t.w_1x}, {"4x", t.w_4x}, {"inline", t.w_inline}}},
+      {"notify_pct", t.notify_pct},
+      {"inline_long_pct", t.inline_long_pct},
+      {"illegal_pct", t.illegal_pct},
+      {"illegal_read_pct", t.illegal_read_pct},
+      {"stat_read_pct", t.stat_read_pct},
+      {"pages", t.pages},
+      {"prio_max", t.prio_max},
+      {"sizes",
+       {{"edge", t.w_edge}, {"small", t.w_small}, {"medium", t.w_medium}, {"large", t.w_large}}},
+      {"aligned_pct", t.aligned_pct},
+      {"wide_pct", t.wide_pct},
+      {"burst_pct", t.burst_pct},
+      {"poll_interval", t.poll_interval},
+      {"multi_pct", t.multi_pct},
+      {"max_live", t.max_live},
+      {"max_queued_writes", t.max_queued_writes}};
+  j["axi"] = {{"w_with_aw", axi.w_with_aw},
+              {"w_gap_pct", axi.w_gap_pct},
+              {"aw_gap_pct", axi.aw_gap_pct},
+              {"bready_low_pct", axi.bready_low_pct},
+              {"rready_low_pct", axi.rready_low_pct}};
+  j["responder"] = {{"mode", responder.auto_mode ? "auto" : "script"},
+                    {"latency", {responder.lat_min, responder.lat_max}},
+                    {"reorder_window", responder.reorder_window},
+                    {"nack_pct", responder.nack_pct},
+                    {"dup_pct", responder.dup_pct},
+                    {"stale_pct", responder.stale_pct},
+                    {"unknown_pct", responder.unknown_pct},
+                    {"idle_pct", responder.idle_pct}};
+  j["stalls"] = {
+      {"blk",
+       {{"start_pct", blk_stall.start_pct}, {"len", {blk_stall.len_min, blk_stall.len_max}}}},
+      {"pkt",
+       {{"start_pct", pkt_stall.start_pct}, {"len", {pkt_stall.len_min, pkt_stall.len_max}}}}};
+  return j;
+}
+
+}  // namespace sim

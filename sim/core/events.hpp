@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: Apache-2.0
+// What the monitors see at the engine's ports and internal taps, one struct per event kind,
+// and the listener interface through which the scoreboard, the log writer, the responder,
+// the recorder and the coverage collector receive them.
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+namespace sim {
+
+struct AwEvent {
+  uint64_t cycle;
+  uint8_t id;
+  uint32_t addr;
+  uint8_t len, size, burst;
+};
+struct WEvent {
+  uint64_t cycle;
+  uint64_t lo, hi;
+  uint16_t strb;
+  bool last;
+};
+struct BEvent {
+  uint64_t cycle;
+  uint8_t id;
+  uint8_t resp;
+};
+struct ArEvent {
+  uint64_t cycle;
+  uint8_t id;
+  uint32_t addr;
+  uint8_t len, size, burst;
+};
+struct REvent {
+  uint64_t cycle;
+  uint8_t id;
+  uint64_t data;
+  uint8_t resp;
+  bool last;
+};
+struct BlockEvent {
+  uint64_t cycle;
+  uint16_t tid;
+  std::array<uint64_t, 4> desc;
+};
+struct PacketEvent {
+  uint64_t cycle;
+  std::array<uint64_t, 8> data;
+};
+struct RspEvent {
+  uint64_t cycle;
+  uint16_t tid;
+  uint16_t seq;
+  bool nack;
+};
+struct StatusEvent {
+  uint64_t cycle;
+  uint16_t wch;  // page * 64 + channel
+  uint8_t from, to;
+};
+// Internal taps (qos_engine mon_* signals), sampled every cycle.
+struct TapEvent {
+  uint64_t cycle;
+  bool deq;
+  uint8_t deq_qid;
+  uint16_t deq_node;
+  bool deq_first;
+  bool enq;         // an enqueue was granted
+  uint8_t enq_src;  // 0 ACK handler, 1 segmenter, 2 AXI slave
+  uint8_t enq_qid;
+  uint16_t enq_node;
+  bool s2_fire;  // segmenter stage 2 completed its node
+  uint16_t s2_node;
+  bool s2_hold;  // stage 2 holds a node and does not fire
+  bool blk_valid, blk_ready;
+  bool pkt_valid, pkt_ready;
+  bool rsp_valid, rsp_ready;
+  bool init_done;
+  bool axi_enq_req, axi_starving;
+};
+
+class Listener {
+ public:
+  virtual ~Listener() = default;
+  virtual void on_aw(const AwEvent&) {}
+  virtual void on_w(const WEvent&) {}
+  virtual void on_b(const BEvent&) {}
+  virtual void on_ar(const ArEvent&) {}
+  virtual void on_r(const REvent&) {}
+  virtual void on_block(const BlockEvent&) {}
+  virtual void on_packet(const PacketEvent&) {}
+  virtual void on_rsp(const RspEvent&) {}
+  virtual void on_status(const StatusEvent&) {}
+  virtual void on_tap(const TapEvent&) {}
+  // Called once per cycle after every event of the cycle was delivered.
+  virtual void end_of_cycle(uint64_t cycle) { (void)cycle; }
+};
+
+}  // namespace sim

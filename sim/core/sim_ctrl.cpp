@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "sim/core/sim_ctrl.hpp"
+
+#include <chrono>
+#include <csignal>
+#include <stdexcept>
+
+#include "Vqos_engine.h"
+#include "verilated.h"
+#if VM_TRACE
+#include "verilated_fst_c.h"
+#endif
+
+namespace sim {
+
+namespace {
+// The one piece of process-wide state: a signal handler can only talk through it.
+volatile std::sig_atomic_t g_interrupted = 0;
+extern "C" void on_sigint(int) { g_interrupted = 1; }
+}  // namespace
+
+void SimCtrl::TraceDeleter::operator()(VerilatedFstC* t) const {
+#if VM_TRACE
+  delete t;
+#else
+  (void)t;  // never created without tracing
+#endif
+}
+
+SimCtrl::SimCtrl(VerilatedContext& ctx, Vqos_engine& dut) : ctx_(ctx), dut_(dut) {}
+
+SimCtrl::~SimCtrl() { close_trace(); }
+
+void SimCtrl::install_sigint_handler() { std::signal(SIGINT, on_sigint); }
+bool SimCtrl::interrupted() { return g_interrupted != 0; }
+
+void SimCtrl::open_trace(const std::string& path, uint64_t from) {
+#if VM_TRACE
+  ctx_.traceEverOn(true);
+  trace_.reset(new VerilatedFstC);
+  dut_.trace(trace_.get(), 99);
+  // One cycle = 10 ns of waveform time (see step()).
+  trace_->set_time_unit("1ns");
+  trace_->set_time_resolution("1ns");
+  trace_->open(path.c_str());
+  trace_from_ = from;
+#else
+  (void)path;
+  (void)from;
+  throw std::runtime_error("this binary was built without tracing (rebuild with TRACE=1)");
+#endif
+}
+
+void SimCtrl::close_trace() {
+#if VM_TRACE
+  if (trace_) {
+    trace_->close();
+    trace_.reset();
+  }
+#endif
+}
+
+void SimCtrl::dump(uint64_t t) {
+#if VM_TRACE
+  if (trace_ && cycle_ >= trace_from_) trace_->dump(t);
+#else
+  (void)t;
+#endif
+}
+
+void SimCtrl::reset(unsigned cycles) {
+  dut_.rst_ni = 0;
+  dut_.clk_i = 0;
+  for (Component* c : components_) c->on_reset();
+  dut_.eval();
+  // The reset cycles are not dumped: waveforms start at cycle 0 (see step()).
+  for (unsigned i = 0; i < cycles; ++i) {
+    dut_.clk_i = 0;
+    dut_.eval();
+    dut_.clk_i = 1;
+    dut_.eval();
+  }
+  dut_.clk_i = 0;
+  dut_.rst_ni = 1;
+  dut_.eval();
+  cycle_ = 0;
+}
+
+void SimCtrl::step() {
+  if (profiling_) {
+    step_profiled();
+    return;
+  }
+  for (Component* c : components_) c->drive(cycle_);
+  dut_.clk_i = 0;
+  dut_.eval();
+  for (Component* c : components_) c->sample(cycle_);
+  // Waveform time: cycle c spans 10c .. 10c+9, its rising edge at 10c+5, so a time of
+  // t in GTKWave is cycle t/10 of the log.
+  ctx_.timeInc(5);
+  dump(10 * cycle_);
+  dut_.clk_i = 1;
+  dut_.eval();
+  ctx_.timeInc(5);
+  dump(10 * cycle_ + 5);
+  for (Component* c : components_) c->post_edge(cycle_);
+  ++cycle_;
+}
+
+// step() with a clock read between its phases; does exactly what step() does.
+void SimCtrl::step_profiled() {
+  using clk = std::chrono::steady_clock;
+  auto secs = [](clk::time_point a, clk::time_point b) {
+    return std::chrono::duration<double>(b - a).count();
+  };
+  const clk::time_point t0 = clk::now();
+  for (Component* c : components_) c->drive(cycle_);
+  dut_.clk_i = 0;
+  const clk::time_point t1 = clk::now();
+  dut_.eval();
+  const clk::time_point t2 = clk::now();
+  for (Component* c : components_) c->sample(cycle_);
+  const clk::time_point t3 = clk::now();
+  ctx_.timeInc(5);
+  dump(10 * cycle_);
+  dut_.clk_i = 1;
+  const clk::time_point t4 = clk::now();
+  dut_.eval();
+  const clk::time_point t5 = clk::now();
+  ctx_.timeInc(5);
+  dump(10 * cycle_ + 5);
+  const clk::time_point t6 = clk::now();
+  for (Component* c : components_) c->post_edge(cycle_);
+  const clk::time_point t7 = clk::now();
+  profile_.drive_s += secs(t0, t1);
+  profile_.eval_s += secs(t1, t2) + secs(t4, t5);
+  profile_.sample_s += secs(t2, t3);
+  profile_.dump_s += secs(t3, t4) + secs(t5, t6);
+  profile_.post_edge_s += secs(t6, t7);
+  ++profile_.cycles;
+  ++cycle_;
+}
+
+bool SimCtrl::run_until(const std::function<bool()>& done, uint64_t max_cycles) {
+  const uint64_t end = cycle_ + max_cycles;
+  while (!done() && cycle_ < end && !interrupted()) step();
+  return done();
+}
+
+}  // namespace sim

@@ -1,0 +1,367 @@
+// SPDX-License-Identifier: Apache-2.0
+// ni_sim: random and scenario runs of the verilated QoS engine against the golden model.
+// Command line, log and report formats: ICD section 9; `ni_sim --help` lists the flags.
+#include <unistd.h>
+
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "sim/core/scenario.hpp"
+#include "sim/core/shrink.hpp"
+#include "sim/core/sim_ctrl.hpp"
+#include "sim/tb/qos/coverage.hpp"
+#include "sim/tb/qos/testbench.hpp"
+
+#if VM_COVERAGE
+#include "Vqos_engine.h"
+#include "verilated_cov.h"
+#endif
+
+namespace {
+
+struct CliError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct Cli {
+  bool have_seed = false;
+  uint64_t seed = 1;
+  bool have_transfers = false;
+  uint64_t transfers = 0;
+  bool have_max_size = false;
+  uint64_t max_size = 0;
+  bool have_max_cycles = false;
+  uint64_t max_cycles = 0;
+  std::string scenario, record, log, report, trace, config, shrink, capture;
+  std::string coverage, code_coverage;
+  bool have_trace_window = false;
+  uint64_t trace_window = 0;
+  bool quiet = false;
+  std::vector<std::string> argv;
+};
+
+const char* kUsage =
+    "usage: ni_sim [flags]\n"
+    "  --seed N            random seed (default 1); the same seed, config and binary give\n"
+    "                      the same run, byte for byte\n"
+    "  --transfers N       legal transfers to complete (default 1000)\n"
+    "  --max-size BYTES    largest memory transfer (default 1048576)\n"
+    "  --config FILE       JSON configuration (traffic mix, responder, stalls; see README)\n"
+    "  --scenario FILE     replay a scenario (ni-scenario/1) instead of random traffic\n"
+    "  --record FILE       write this run's stimulus as a scenario\n"
+    "  --log FILE          JSON Lines event log (ICD section 9)\n"
+    "  --capture FILE      CSV capture of the top-level ports, one row per clock (the layout\n"
+    "                      of a logic-analyzer export; scripts/csv2scenario.py reads it)\n"
+    "  --report FILE       JSON report of the run\n"
+    "  --trace FILE        FST waveform of the whole run\n"
+    "  --trace-window N    on failure, rerun and dump only the last N cycles before it\n"
+    "                      (to --trace FILE, default build/fail.fst)\n"
+    "  --max-cycles N      stop with a failure at cycle N (default: automatic)\n"
+    "  --shrink OUT        on a failing --scenario, write the smallest scenario that still\n"
+    "                      fails the same way to OUT\n"
+    "  --coverage FILE     write the run's functional coverage (JSON, merged and reported by\n"
+    "                      scripts/coverage_report.py)\n"
+    "  --code-coverage FILE  write Verilator's line/toggle coverage (only binaries built with\n"
+    "                      COVERAGE=1, e.g. build/cov/ni_sim of `make coverage`)\n"
+    "  --quiet             no progress line\n"
+    "  --help              this text\n"
+    "Exit status: 0 when every check passed and every transfer reached its final status.\n";
+
+uint64_t parse_uint(const std::string& flag, const std::string& v) {
+  if (v.empty() || v.find_first_not_of("0123456789") != std::string::npos) {
+    throw CliError("flag " + flag + " needs a non-negative integer, got '" + v + "'");
+  }
+  errno = 0;
+  char* end = nullptr;
+  const unsigned long long x = std::strtoull(v.c_str(), &end, 10);
+  if (errno == ERANGE) throw CliError("flag " + flag + ": value '" + v + "' is too large");
+  return x;
+}
+
+Cli parse(int argc, char** argv) {
+  Cli c;
+  for (int i = 0; i < argc; ++i) c.argv.push_back(argv[i]);
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    std::string val;
+    const auto eq = a.find('=');
+    bool inline_val = false;
+    if (a.rfind("--", 0) == 0 && eq != std::string::npos) {
+      val = a.substr(eq + 1);
+      a = a.substr(0, eq);
+      inline_val = true;
+    }
+    auto need = [&]() -> std::string {
+      if (inline_val) return val;
+      if (i + 1 >= argc) throw CliError("flag " + a + " needs a value");
+      return argv[++i];
+    };
+    if (a == "--help" || a == "-h") {
+      std::fputs(kUsage, stdout);
+      std::exit(0);
+    } else if (a == "--seed") {
+      c.seed = parse_uint(a, need());
+      c.have_seed = true;
+    } else if (a == "--transfers") {
+      c.transfers = parse_uint(a, need());
+      c.have_transfers = true;
+    } else if (a == "--max-size") {
+      c.max_size = parse_uint(a, need());
+      c.have_max_size = true;
+      if (c.max_size == 0 || c.max_size > 0xFFFFFFFFull) {
+        throw CliError("flag --max-size must be 1..4294967295, got " + std::to_string(c.max_size));
+      }
+    } else if (a == "--max-cycles") {
+      c.max_cycles = parse_uint(a, need());
+      c.have_max_cycles = true;
+    } else if (a == "--trace-window") {
+      c.trace_window = parse_uint(a, need());
+      c.have_trace_window = true;
+      if (c.trace_window == 0) throw CliError("flag --trace-window must be at least 1");
+    } else if (a == "--scenario") {
+      c.scenario = need();
+    } else if (a == "--record") {
+      c.record = need();
+    } else if (a == "--shrink") {
+      c.shrink = need();
+    } else if (a == "--capture") {
+      c.capture = need();
+    } else if (a == "--log") {
+      c.log = need();
+    } else if (a == "--report") {
+      c.report = need();
+    } else if (a == "--trace") {
+      c.trace = need();
+    } else if (a == "--config") {
+      c.config = need();
+    } else if (a == "--coverage") {
+      c.coverage = need();
+    } else if (a == "--code-coverage") {
+      c.code_coverage = need();
+#if !VM_COVERAGE
+      throw CliError("--code-coverage needs a binary built with COVERAGE=1 (make coverage)");
+#endif
+    } else if (a == "--quiet") {
+      c.quiet = true;
+    } else if (a.rfind("+verilator+", 0) == 0) {
+      // Verilator runtime options are accepted and ignored (the seed comes from --seed).
+    } else {
+      throw CliError("unknown flag '" + a + "' (see ni_sim --help)");
+    }
+  }
+  return c;
+}
+
+std::string reproduce_command(const Cli& c, const sim::SimConfig& cfg, uint64_t window) {
+  std::ostringstream os;
+  os << c.argv[0];
+  if (!c.scenario.empty()) os << " --scenario " << c.scenario;
+  if (!c.config.empty()) os << " --config " << c.config;
+  if (c.scenario.empty()) {
+    os << " --seed " << cfg.seed << " --transfers " << cfg.traffic.transfers;
+    if (c.have_max_size) os << " --max-size " << c.max_size;
+  }
+  if (c.have_max_cycles) os << " --max-cycles " << c.max_cycles;
+  os << " --trace-window " << window << " --trace "
+     << (c.trace.empty() ? "build/fail.fst" : c.trace);
+  return os.str();
+}
+
+nlohmann::json report_json(const sim::Testbench& tbc, const sim::RunResult& r,
+                           const sim::SimConfig& cfg) {
+  auto& tb = const_cast<sim::Testbench&>(tbc);
+  const ni::EngineModel& m = tb.model();
+  nlohmann::json j;
+  j["seed"] = cfg.seed;
+  j["transfers"] = m.transfers_live();
+  j["completed"] = m.transfers_done();
+  j["errors"] = m.transfers_error();
+  j["mismatches"] = m.failed() ? 1 : 0;
+  j["passed"] = r.passed;
+  j["failure"] = r.failure;
+  j["cycles"] = r.cycles;
+  j["wall_seconds"] = r.wall_seconds;
+  j["cycles_per_second"] = r.wall_seconds > 0 ? double(r.cycles) / r.wall_seconds : 0.0;
+  j["transfers_per_second"] =
+      r.wall_seconds > 0 ? double(m.transfers_done() + m.transfers_error()) / r.wall_seconds : 0.0;
+  j["blocks"] = m.stats().get(ni::Stat::BlocksIssued);
+  j["packets"] = m.stats().get(ni::Stat::InlinePackets) + m.stats().get(ni::Stat::ControlPackets);
+  j["inline_packets"] = m.stats().get(ni::Stat::InlinePackets);
+  j["control_packets"] = m.stats().get(ni::Stat::ControlPackets);
+  j["acks"] = m.stats().get(ni::Stat::AcksAccepted);
+  j["nacks"] = m.stats().get(ni::Stat::Nacks);
+  j["responses_dropped"] = m.stats().get(ni::Stat::RspDropped);
+  j["writes_rejected"] = m.writes_rejected();
+  j["reads"] = m.reads_done();
+  j["blk_stall_cycles"] = m.stats().get(ni::Stat::BlkStallCycles);
+  j["pkt_stall_cycles"] = m.stats().get(ni::Stat::PktStallCycles);
+  j["ack_reorder_depth"] = tb.responder().max_overtake();
+  j["responses_injected"] = tb.responder().injected();
+  j["max_queue_depth"] = m.max_queue_depth();
+  if (sim::Cpu* cpu = tb.cpu()) {
+    j["illegal_writes_sent"] = cpu->illegal_sent();
+    j["illegal_writes_rejected"] = cpu->illegal_rejected();
+    j["legal_writes_rejected"] = cpu->unexpected_rejects();
+  }
+  nlohmann::json lat;
+  for (unsigned k = 0; k < 4; ++k) {
+    const ni::LatencyStats& s = m.latency()[k];
+    lat[ni::to_string(ni::Kind(k))] = {{"count", s.count},
+                                       {"min", s.count ? s.min : 0},
+                                       {"mean", s.count ? double(s.sum) / double(s.count) : 0.0},
+                                       {"max", s.max}};
+  }
+  j["latency_cycles"] = lat;
+  j["config"] = cfg.to_json();
+  return j;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Cli cli;
+  sim::SimConfig cfg;
+  sim::Scenario scenario;
+  try {
+    cli = parse(argc, argv);
+    // Precedence: the scenario's "config", then --config, then the command line.
+    nlohmann::json scen_json;
+    if (!cli.scenario.empty()) {
+      scen_json = sim::read_json_file(cli.scenario);
+      if (scen_json.is_object() && scen_json.contains("config") &&
+          scen_json["config"].is_object()) {
+        cfg.apply(scen_json["config"], cli.scenario + " (\"config\")");
+      }
+    }
+    if (!cli.config.empty()) cfg.apply(sim::read_json_file(cli.config), cli.config);
+    if (cli.have_seed) cfg.seed = cli.seed;
+    if (cli.have_transfers) cfg.traffic.transfers = cli.transfers;
+    if (cli.have_max_size) cfg.traffic.max_size = uint32_t(cli.max_size);
+    if (cli.have_max_cycles) cfg.max_cycles = cli.max_cycles;
+    if (!cli.scenario.empty())
+      scenario = sim::parse_scenario(scen_json, cli.scenario, cfg.responder);
+    if (!cli.shrink.empty() && cli.scenario.empty()) throw CliError("--shrink needs --scenario");
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "ni_sim: error: %s\n", e.what());
+    return 2;
+  }
+
+  sim::SimCtrl::install_sigint_handler();
+  sim::Testbench::Options opt;
+  opt.cfg = cfg;
+  opt.log_path = cli.log;
+  opt.record_path = cli.record;
+  opt.capture_path = cli.capture;
+  if (!cli.scenario.empty()) opt.scenario = &scenario;
+  opt.progress = !cli.quiet && isatty(STDERR_FILENO);
+  if (!cli.trace.empty() && !cli.have_trace_window) opt.trace_path = cli.trace;
+
+  sim::RunResult r;
+  nlohmann::json report;
+  try {
+    sim::Testbench tb(opt);
+    std::unique_ptr<sim::FunctionalCoverage> fcov;
+    if (!cli.coverage.empty()) {
+      fcov = std::make_unique<sim::FunctionalCoverage>(tb.model());
+      fcov->attach(tb);
+    }
+    r = tb.run();
+    report = report_json(tb, r, cfg);
+    if (fcov) {
+      fcov->write(cli.coverage, {{"seed", cfg.seed},
+                                 {"config", cli.config},
+                                 {"scenario", cli.scenario},
+                                 {"transfers", report["transfers"]},
+                                 {"cycles", r.cycles},
+                                 {"passed", r.passed}});
+    }
+#if VM_COVERAGE
+    if (!cli.code_coverage.empty())
+      tb.dut().contextp()->coveragep()->write(cli.code_coverage.c_str());
+#endif
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "ni_sim: error: %s\n", e.what());
+    return 2;
+  }
+
+  if (!cli.report.empty()) {
+    std::ofstream out(cli.report);
+    out << report.dump(2) << "\n";
+  }
+
+  if (r.passed) {
+    if (!cli.quiet) {
+      std::printf(
+          "PASS seed %" PRIu64 ": %" PRIu64 " transfers (%" PRIu64 " DONE, %" PRIu64
+          " ERROR), %" PRIu64 " blocks, %" PRIu64 " inline + %" PRIu64 " control packets, %" PRIu64
+          " writes rejected, %" PRIu64 " responses dropped, ACK reorder depth %u; %" PRIu64
+          " cycles in %.1f s (%.0f cycles/s)\n",
+          cfg.seed, report["transfers"].get<uint64_t>(), report["completed"].get<uint64_t>(),
+          report["errors"].get<uint64_t>(), report["blocks"].get<uint64_t>(),
+          report["inline_packets"].get<uint64_t>(), report["control_packets"].get<uint64_t>(),
+          report["writes_rejected"].get<uint64_t>(), report["responses_dropped"].get<uint64_t>(),
+          report["ack_reorder_depth"].get<unsigned>(), r.cycles, r.wall_seconds,
+          report["cycles_per_second"].get<double>());
+    }
+    return 0;
+  }
+
+  const uint64_t window = cli.have_trace_window ? cli.trace_window : 2000;
+  std::printf("FAIL seed %" PRIu64 " at cycle %" PRIu64 ": %s\n", cfg.seed, r.fail_cycle,
+              r.failure.c_str());
+  if (!r.detail.empty()) std::printf("%s", r.detail.c_str());
+  std::printf("reproduce: %s\n", reproduce_command(cli, cfg, window).c_str());
+
+  if (!cli.shrink.empty()) {
+    const std::string sig = sim::failure_signature(r.failure);
+    sim::Testbench::Options sopt = opt;
+    sopt.log_path.clear();
+    sopt.record_path.clear();
+    sopt.trace_path.clear();
+    sopt.progress = false;
+    auto fails = [&](const sim::Scenario& cand) -> std::string {
+      sopt.scenario = &cand;
+      sim::Testbench tb(sopt);
+      const sim::RunResult rr = tb.run();
+      return rr.passed ? std::string() : rr.failure;
+    };
+    auto progress = [&](const std::string& m) {
+      if (!cli.quiet) std::fprintf(stderr, "[shrink] %s\n", m.c_str());
+    };
+    const sim::ShrinkResult sr = sim::shrink_scenario(scenario, sig, fails, 2000, progress);
+    sim::save_scenario(
+        sr.scenario, cli.shrink,
+        "shrunk from " + cli.scenario + " (" + std::to_string(scenario.events.size()) + " -> " +
+            std::to_string(sr.scenario.events.size()) + " events); first failure: " + r.failure);
+    std::printf("shrink: %zu -> %zu events in %zu runs%s, written to %s\n", scenario.events.size(),
+                sr.scenario.events.size(), sr.runs, sr.hit_limit ? " (run limit reached)" : "",
+                cli.shrink.c_str());
+  }
+
+  if (cli.have_trace_window && !r.timeout && !r.interrupted) {
+    // Deterministic rerun from reset with tracing enabled near the failure.
+    const std::string path = cli.trace.empty() ? "build/fail.fst" : cli.trace;
+    opt.trace_path = path;
+    opt.trace_from = r.fail_cycle > window ? r.fail_cycle - window : 0;
+    opt.log_path.clear();
+    opt.progress = false;
+    opt.cfg.max_cycles = r.fail_cycle + 2;
+    try {
+      sim::Testbench tb(opt);
+      tb.run();
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "ni_sim: trace rerun failed: %s\n", e.what());
+    }
+    std::printf("trace: %s holds cycles %" PRIu64 "..%" PRIu64 "\n", path.c_str(), opt.trace_from,
+                r.fail_cycle);
+  }
+  return 1;
+}

@@ -1,0 +1,274 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "sim/tb/qos/testbench.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cinttypes>
+#include <cstdio>
+
+#include "Vqos_engine.h"
+#include "verilated.h"
+
+namespace sim {
+
+namespace {
+double now_seconds() {
+  using namespace std::chrono;
+  return duration<double>(steady_clock::now().time_since_epoch()).count();
+}
+}  // namespace
+
+DutParams built_params() {
+  DutParams p;
+#ifdef NI_INTRA_PRIOS
+  p.intra_prios = NI_INTRA_PRIOS;
+#endif
+#ifdef NI_MAX_OUTSTANDING
+  p.max_outstanding = NI_MAX_OUTSTANDING;
+#endif
+#ifdef NI_ACC_SETS
+  p.acc_sets = NI_ACC_SETS;
+#endif
+#ifdef NI_PKT_DEPTH
+  p.pkt_depth = NI_PKT_DEPTH;
+#endif
+  return p;
+}
+
+Testbench::Testbench(Options opt) : opt_(std::move(opt)) {
+  const DutParams p = built_params();
+  ctx_ = std::make_unique<VerilatedContext>();
+  // Verilator's own randomisation (x-initial) follows the run's seed, so a seed is a run.
+  const std::string seed_arg =
+      "+verilator+seed+" + std::to_string((opt_.cfg.seed % 0x7FFFFFFF) + 1);
+  const char* argv[] = {"ni_sim", seed_arg.c_str()};
+  ctx_->commandArgs(2, argv);
+  ctx_->fatalOnError(false);
+  dut_ = std::make_unique<Vqos_engine>(ctx_.get(), "qos_engine");
+  // Independent streams so that, e.g., more polling does not change the responder's choices.
+  auto stream = [&](uint64_t k) {
+    return std::make_unique<Rng>(opt_.cfg.seed * 0x9E3779B97F4A7C15ull + k * 0xC2B2AE3D27D4EB4Full);
+  };
+  rng_ = stream(0);
+  axi_rng_ = stream(1);
+  rsp_rng_ = stream(2);
+  blk_rng_ = stream(3);
+  pkt_rng_ = stream(4);
+  ctrl_ = std::make_unique<SimCtrl>(*ctx_, *dut_);
+  axi_ = std::make_unique<AxiMaster>(*dut_, *axi_rng_, opt_.cfg.axi);
+  rsp_ = std::make_unique<Responder>(*dut_, *rsp_rng_, opt_.cfg.responder);
+  blk_stall_ = std::make_unique<StallInjector>(*dut_, *blk_rng_, StallInjector::Port::Blk,
+                                               opt_.cfg.blk_stall);
+  pkt_stall_ = std::make_unique<StallInjector>(*dut_, *pkt_rng_, StallInjector::Port::Pkt,
+                                               opt_.cfg.pkt_stall);
+  mon_ = std::make_unique<Monitor>(*dut_);
+  ni::Config mc;
+  mc.intra_prios = p.intra_prios;
+  mc.max_outstanding = p.max_outstanding;
+  mc.acc_sets = p.acc_sets;
+  model_ = std::make_unique<ni::EngineModel>(mc, p.pkt_depth);
+  sb_ = std::make_unique<Scoreboard>(*model_);
+  if (opt_.scenario != nullptr) {
+    driver_ =
+        std::make_unique<ScenarioDriver>(*opt_.scenario, *axi_, *rsp_, *blk_stall_, *pkt_stall_);
+  } else if (opt_.random_cpu) {
+    cpu_ = std::make_unique<Cpu>(*axi_, *rng_, opt_.cfg.traffic, p.acc_sets);
+  }
+  if (!opt_.log_path.empty()) log_ = std::make_unique<LogWriter>(opt_.log_path);
+  if (!opt_.record_path.empty()) {
+    rec_ = std::make_unique<Recorder>();
+    axi_->on_submit([this](const AxiWrite& w) { rec_->write(ctrl_->cycle(), w); },
+                    [this](const AxiRead& r) { rec_->read(ctrl_->cycle(), r); });
+    rsp_->on_present([this](uint64_t c, uint16_t tid, uint16_t seq, bool nack) {
+      rec_->ack(c, tid, seq, nack);
+    });
+    blk_stall_->on_burst(
+        [this](uint64_t c, uint64_t n) { rec_->stall(c, StallInjector::Port::Blk, n); });
+    pkt_stall_->on_burst(
+        [this](uint64_t c, uint64_t n) { rec_->stall(c, StallInjector::Port::Pkt, n); });
+  }
+
+  // Drivers first, then the monitor (it samples what the drivers set).
+  if (driver_) ctrl_->add(*driver_);
+  if (cpu_) ctrl_->add(*cpu_);
+  ctrl_->add(*axi_);
+  ctrl_->add(*rsp_);
+  ctrl_->add(*blk_stall_);
+  ctrl_->add(*pkt_stall_);
+  ctrl_->add(*mon_);
+  if (!opt_.capture_path.empty()) {
+    capture_ = std::make_unique<CaptureWriter>(*dut_, opt_.capture_path);
+    ctrl_->add(*capture_);
+  }
+  mon_->add(*sb_);
+  mon_->add(*rsp_);
+  if (log_) mon_->add(*log_);
+  if (!opt_.trace_path.empty()) ctrl_->open_trace(opt_.trace_path, opt_.trace_from);
+}
+
+Testbench::~Testbench() {
+  ctrl_->close_trace();
+  dut_->final();
+}
+
+uint64_t Testbench::cycle() const { return ctrl_->cycle(); }
+
+void Testbench::start() {
+  ctrl_->reset(4);
+  ctrl_->run_until([this] { return bool(dut_->init_done_o); }, 10000);
+  start_wall_ = now_seconds();
+  last_progress_ = start_wall_;
+}
+
+bool Testbench::run_until(const std::function<bool()>& done, uint64_t max_cycles) {
+  const uint64_t end = ctrl_->cycle() + max_cycles;
+  while (!done()) {
+    if (model_->failed() || ctrl_->cycle() >= end || SimCtrl::interrupted()) return false;
+    if (ctx_->gotError()) return false;
+    ctrl_->step();
+    if (opt_.progress && (ctrl_->cycle() & 0x3FFF) == 0) {
+      const double t = now_seconds();
+      if (t - last_progress_ >= 0.5) {
+        last_progress_ = t;
+        const double khz = double(ctrl_->cycle()) / (t - start_wall_) / 1000.0;
+        std::fprintf(stderr,
+                     "\r[ni_sim] transfers %" PRIu64 "/%" PRIu64 " done, cycle %" PRIu64
+                     ", %.0f kHz   ",
+                     model_->transfers_done() + model_->transfers_error(),
+                     opt_.cfg.traffic.transfers, ctrl_->cycle(), khz);
+        std::fflush(stderr);
+      }
+    }
+  }
+  return !model_->failed() && !ctx_->gotError();
+}
+
+void Testbench::finish(RunResult& r) {
+  // Read every statistics counter back over AXI: the model checks each value.
+  if (!model_->failed()) {
+    for (unsigned i = 0; i < ni::NumStats; ++i) {
+      AxiRead rd;
+      rd.addr = (3u << 16) | (i << 4);
+      axi_->read(rd);
+    }
+    run_until([this] { return !axi_->busy() && model_->quiescent(); }, 10000);
+  }
+  std::vector<std::string> problems = model_->final_check(ctrl_->cycle());
+  r.cycles = ctrl_->cycle();
+  r.wall_seconds = now_seconds() - start_wall_;
+  if (ctx_->gotError() && !model_->failed()) {
+    r.passed = false;
+    r.failure = "an RTL assertion failed (see the $error message above)";
+    r.fail_cycle = ctrl_->cycle();
+    return;
+  }
+  if (model_->failed()) {
+    r.passed = false;
+    r.failure = model_->failure().what;
+    r.detail = model_->failure().detail;
+    r.fail_cycle = model_->failure().cycle;
+    return;
+  }
+  r.passed = problems.empty() && !r.timeout && !r.interrupted;
+}
+
+RunResult Testbench::run() {
+  RunResult r = driver_ ? run_scenario() : run_random();
+  if (rec_) save_record(r);
+  return r;
+}
+
+void Testbench::save_record(const RunResult& r) {
+  nlohmann::json cfg = opt_.cfg.to_json();
+  std::string d = opt_.scenario != nullptr
+                      ? "recorded from a replay of " + opt_.scenario->path
+                      : "recorded from a random run, seed " + std::to_string(opt_.cfg.seed);
+  d += r.passed ? " (passed)" : " (failed: " + r.failure + ")";
+  rec_->save(opt_.record_path, cfg, d);
+}
+
+RunResult Testbench::run_scenario() {
+  RunResult r;
+  start();
+  uint64_t last_at = 0;
+  for (const ScenarioEvent& e : opt_.scenario->events) last_at = std::max(last_at, e.at);
+  uint64_t budget = last_at + 200000;
+  if (opt_.cfg.max_cycles != 0)
+    budget = opt_.cfg.max_cycles > cycle() ? opt_.cfg.max_cycles - cycle() : 0;
+  const bool ok = run_until(
+      [this] {
+        return driver_->done() && !axi_->busy() && !rsp_->busy() && !blk_stall_->busy() &&
+               !pkt_stall_->busy() && model_->quiescent();
+      },
+      budget);
+  r.cycles = ctrl_->cycle();
+  r.wall_seconds = now_seconds() - start_wall_;
+  if (driver_->failed()) {
+    r.failure = driver_->failure();
+    r.fail_cycle = driver_->failure_cycle();
+    return r;
+  }
+  if (!ok && !model_->failed() && !ctx_->gotError()) {
+    r.interrupted = SimCtrl::interrupted();
+    r.timeout = !r.interrupted;
+    r.failure = r.interrupted
+                    ? "interrupted"
+                    : "the engine did not become idle by cycle " + std::to_string(ctrl_->cycle()) +
+                          (driver_->done() ? "" : " (scenario events left)");
+    r.fail_cycle = ctrl_->cycle();
+    std::vector<std::string> problems = model_->final_check(ctrl_->cycle());
+    for (std::size_t i = 0; i < problems.size() && i < 10; ++i)
+      r.detail += "  " + problems[i] + "\n";
+    return r;
+  }
+  std::vector<std::string> problems = model_->final_check(ctrl_->cycle());
+  if (ctx_->gotError() && !model_->failed()) {
+    r.failure = "an RTL assertion failed (see the $error message above)";
+    r.fail_cycle = ctrl_->cycle();
+    return r;
+  }
+  if (model_->failed()) {
+    r.failure = model_->failure().what;
+    r.detail = model_->failure().detail;
+    r.fail_cycle = model_->failure().cycle;
+    return r;
+  }
+  r.passed = problems.empty();
+  return r;
+}
+
+RunResult Testbench::run_random() {
+  RunResult r;
+  start();
+  // --max-cycles is an absolute cycle number; otherwise a generous bound.
+  uint64_t budget = 20000 + opt_.cfg.traffic.transfers * 400;
+  if (opt_.cfg.max_cycles != 0)
+    budget = opt_.cfg.max_cycles > cycle() ? opt_.cfg.max_cycles - cycle() : 0;
+  const bool ok =
+      run_until([this] { return cpu_->done() && !axi_->busy() && model_->quiescent(); }, budget);
+  if (opt_.progress) std::fprintf(stderr, "\n");
+  if (!ok && !model_->failed() && !ctx_->gotError()) {
+    if (SimCtrl::interrupted()) {
+      r.interrupted = true;
+      r.failure = "interrupted";
+    } else {
+      r.timeout = true;
+      r.failure = "timeout: no completion after " + std::to_string(budget) + " cycles (" +
+                  std::to_string(cpu_->transfers_live()) + " transfers live, " +
+                  std::to_string(cpu_->seen_done() + cpu_->seen_error()) + " seen finished)";
+    }
+    r.fail_cycle = ctrl_->cycle();
+    r.cycles = ctrl_->cycle();
+    r.wall_seconds = now_seconds() - start_wall_;
+    std::vector<std::string> problems = model_->final_check(ctrl_->cycle());
+    for (std::size_t i = 0; i < problems.size() && i < 10; ++i)
+      r.detail += "  " + problems[i] + "\n";
+    return r;
+  }
+  finish(r);
+  return r;
+}
+
+}  // namespace sim

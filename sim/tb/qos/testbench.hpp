@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: Apache-2.0
+// The whole verification environment around one verilated qos_engine: simulation control,
+// AXI master, random CPU, responder, stall injectors, monitor, golden model and scoreboard,
+// and optional log writer. Used by ni_sim and by the Catch2 tests.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ref_model/qos/engine_model.hpp"
+#include "sim/agents/axi_master.hpp"
+#include "sim/agents/cpu.hpp"
+#include "sim/agents/monitor.hpp"
+#include "sim/agents/responder.hpp"
+#include "sim/agents/scoreboard.hpp"
+#include "sim/agents/stall_injector.hpp"
+#include "sim/core/config.hpp"
+#include "sim/core/log_writer.hpp"
+#include "sim/core/rng.hpp"
+#include "sim/core/scenario.hpp"
+#include "sim/core/sim_ctrl.hpp"
+#include "sim/tb/qos/capture.hpp"
+
+class Vqos_engine;
+class VerilatedContext;
+
+namespace sim {
+
+// Parameters the verilated model was built with (must match the RTL build).
+struct DutParams {
+  unsigned intra_prios = 8;
+  unsigned max_outstanding = 2;
+  unsigned acc_sets = 1;
+  unsigned pkt_depth = 16;
+};
+DutParams built_params();
+
+struct RunResult {
+  bool passed = false;
+  bool timeout = false;
+  bool interrupted = false;
+  uint64_t cycles = 0;
+  double wall_seconds = 0;
+  std::string failure;  // first failure, one line
+  std::string detail;   // context
+  uint64_t fail_cycle = 0;
+};
+
+class Testbench {
+ public:
+  struct Options {
+    SimConfig cfg;
+    bool random_cpu = true;              // false: the caller drives the AXI master itself
+    const Scenario* scenario = nullptr;  // replay this scenario (no random CPU)
+    std::string record_path;             // --record: write the run's stimulus as a scenario
+    std::string capture_path;            // --capture: CSV capture of the top-level ports
+    std::string log_path;                // --log
+    std::string trace_path;              // --trace (FST)
+    uint64_t trace_from = 0;             // first traced cycle
+    bool progress = false;               // progress line on stderr
+  };
+
+  explicit Testbench(Options opt);
+  ~Testbench();
+  Testbench(const Testbench&) = delete;
+  Testbench& operator=(const Testbench&) = delete;
+
+  // Reset and wait for init_done_o.
+  void start();
+  // Random run to completion (random CPU): all transfers done, statistics read back and
+  // checked, final checks. With a scenario: its events played, the engine idle, final checks.
+  RunResult run();
+  // Steps until `done()`, a failure or `max_cycles`; returns false on failure/timeout.
+  bool run_until(const std::function<bool()>& done, uint64_t max_cycles);
+  // Final statistics read-back and end-of-run checks; fills `r`.
+  void finish(RunResult& r);
+
+  SimCtrl& ctrl() { return *ctrl_; }
+  Vqos_engine& dut() { return *dut_; }
+  AxiMaster& axi() { return *axi_; }
+  Cpu* cpu() { return cpu_.get(); }
+  Responder& responder() { return *rsp_; }
+  StallInjector& blk_stall() { return *blk_stall_; }
+  StallInjector& pkt_stall() { return *pkt_stall_; }
+  Monitor& monitor() { return *mon_; }
+  ni::EngineModel& model() { return *model_; }
+  Scoreboard& scoreboard() { return *sb_; }
+  Rng& rng() { return *rng_; }
+  const Options& options() const { return opt_; }
+  uint64_t cycle() const;
+  bool failed() const { return model_->failed(); }
+
+ private:
+  Options opt_;
+  std::unique_ptr<VerilatedContext> ctx_;
+  std::unique_ptr<Vqos_engine> dut_;
+  // One independent stream per stimulus source, so that a scenario replay (which has no
+  // random CPU) reproduces the AXI master's, responder's and stall injectors' choices.
+  std::unique_ptr<Rng> rng_;      // random CPU
+  std::unique_ptr<Rng> axi_rng_;  // AXI master gaps and ready stalls
+  std::unique_ptr<Rng> rsp_rng_;  // responder
+  std::unique_ptr<Rng> blk_rng_;  // blk stall injector
+  std::unique_ptr<Rng> pkt_rng_;  // pkt stall injector
+  std::unique_ptr<SimCtrl> ctrl_;
+  std::unique_ptr<AxiMaster> axi_;
+  std::unique_ptr<Cpu> cpu_;
+  std::unique_ptr<Responder> rsp_;
+  std::unique_ptr<StallInjector> blk_stall_;
+  std::unique_ptr<StallInjector> pkt_stall_;
+  std::unique_ptr<Monitor> mon_;
+  std::unique_ptr<ni::EngineModel> model_;
+  std::unique_ptr<Scoreboard> sb_;
+  std::unique_ptr<LogWriter> log_;
+  std::unique_ptr<ScenarioDriver> driver_;
+  std::unique_ptr<Recorder> rec_;
+  std::unique_ptr<CaptureWriter> capture_;
+
+  RunResult run_random();
+  RunResult run_scenario();
+  void save_record(const RunResult& r);
+  double last_progress_ = 0;
+  double start_wall_ = 0;
+};
+
+}  // namespace sim
