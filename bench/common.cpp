@@ -36,7 +36,7 @@ std::vector<sim::AxiWrite> descriptor_stores(const ni::Descriptor& d) {
   for (std::size_t i = 0; i + 1 < words.size(); i += 2) {
     const unsigned line = unsigned(i / 4);
     sim::AxiWrite w;
-    w.addr = ni::desc_word_addr(d.page, d.channel + line, unsigned(i % 4));
+    w.addr = ni::desc_addr(d.page, d.channel + line, unsigned(i % 4));
     w.size = 4;
     w.beats.push_back(sim::AxiBeat{words[i], words[i + 1], 0xFFFF, true});
     out.push_back(std::move(w));
@@ -47,7 +47,7 @@ std::vector<sim::AxiWrite> descriptor_stores(const ni::Descriptor& d) {
 sim::AxiWrite descriptor_burst(const ni::Descriptor& d) {
   const std::vector<uint64_t> words = d.encode();
   sim::AxiWrite w;
-  w.addr = ni::desc_word_addr(d.page, d.channel, 0);
+  w.addr = ni::desc_addr(d.page, d.channel, 0);
   w.size = 4;
   for (std::size_t i = 0; i + 1 < words.size(); i += 2) {
     w.beats.push_back(sim::AxiBeat{words[i], words[i + 1], 0xFFFF, i + 2 == words.size()});

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "ref_model/common/addr_map.hpp"
 #include "ref_model/common/descriptor.hpp"
 #include "sim/core/events.hpp"
 #include "sim/tb/qos/testbench.hpp"
@@ -31,13 +32,8 @@ struct BenchError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// ICD section 3.
-constexpr uint32_t status_addr(unsigned page, unsigned ch) {
-  return (1u << 16) | (page << 12) | (ch << 5);
-}
-constexpr uint32_t status32_addr(unsigned page, unsigned half) {
-  return (2u << 16) | (page << 12) | (half << 10);
-}
+using ni::status32_addr;
+using ni::status_addr;
 
 // A memory TID-only transfer, short descriptor, destination aligned to a block.
 ni::Descriptor memory_desc(unsigned page, unsigned ch, uint32_t size, uint64_t dst);

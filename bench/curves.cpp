@@ -7,7 +7,6 @@
 #include <numeric>
 #include <string>
 
-#include "Vqos_engine.h"
 #include "bench/common.hpp"
 #include "bench/ps_cpu.hpp"
 
@@ -35,8 +34,8 @@ unsigned stride_of(uint32_t size, bool inline_kind) {
 // The engine in the harness with the send unit and the CPU model plugged in.
 struct Env {
   explicit Env(const CurveOptions& o)
-      : tb(tb_options(false)), send(tb.dut(), tb.responder(), o.send) {
-    tb.monitor().add(send);
+      : tb(tb_options(false)), send(tb.ports(), tb.responder(), o.send) {
+    tb.bus().add(send);
     tb.ctrl().add(send);
     tb.start();
     cpu = std::make_unique<PsCpu>(tb.axi(), o.rtt, tb.cycle());

@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <memory>
 
-#include "Vqos_engine.h"
 #include "bench/common.hpp"
 
 namespace bench {
@@ -17,7 +16,7 @@ constexpr uint64_t kDst = 0x0001000000000000ull;  // node 1, block aligned
 
 struct Env {
   explicit Env(bool auto_ack) : tb(tb_options(auto_ack)) {
-    tb.monitor().add(probe);
+    tb.bus().add(probe);
     tb.start();
   }
   sim::Testbench tb;

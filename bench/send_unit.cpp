@@ -3,19 +3,22 @@
 
 #include <algorithm>
 
-#include "Vqos_engine.h"
+#include "ref_model/common/bits.hpp"
 
 namespace bench {
 
 void SendUnit::on_block(const sim::BlockEvent& e) {
-  const unsigned seq = unsigned((e.desc[2] >> 16) & 0x3FFF);                          // [157:144]
-  const uint32_t len = uint32_t((e.desc[2] >> 60) | ((e.desc[3] & 0xFFF) << 4)) + 1;  // [203:188]
+  namespace f = ni::ni_pkg::blk_desc_t;
+  const unsigned seq = unsigned(ni::get_field(e.desc, f::seq));
+  const uint32_t len = uint32_t(ni::get_field(e.desc, f::len_m1)) + 1;
   blks_.push_back(Blk{e.tid, seq, len});
 }
 
 void SendUnit::on_packet(const sim::PacketEvent& e) {
-  const uint64_t h = e.data[0];
-  pkts_.push_back(Pkt{unsigned((h >> 4) & 0x3FF), unsigned((h >> 14) & 0x3FFF), (h & 0xF) == 0});
+  namespace f = ni::ni_pkg::pkt_hdr_t;
+  const uint64_t h = e.data[0];  // header bits 63:0
+  pkts_.push_back(Pkt{unsigned(ni::take_bits(h, f::tid)), unsigned(ni::take_bits(h, f::seq)),
+                      ni::take_bits(h, f::kind) == ni::ni_pkg::PktKindInline});
 }
 
 void SendUnit::on_reset() {
@@ -28,8 +31,8 @@ void SendUnit::on_reset() {
 }
 
 void SendUnit::set_ready() {
-  dut_.blk_ready_i = blks_.size() < opt_.blk_queue;
-  dut_.pkt_ready_i = pkts_.size() < opt_.pkt_queue;
+  *blk_ready_ = blks_.size() < opt_.blk_queue;
+  *pkt_ready_ = pkts_.size() < opt_.pkt_queue;
 }
 
 void SendUnit::drive(uint64_t cycle) {

@@ -29,8 +29,7 @@
 #include "sim/agents/responder.hpp"
 #include "sim/core/component.hpp"
 #include "sim/core/events.hpp"
-
-class Vqos_engine;
+#include "sim/tb/qos/qos_engine_dut.hpp"
 
 namespace bench {
 
@@ -45,8 +44,8 @@ struct SendUnitOptions {
 
 class SendUnit : public sim::Component, public sim::Listener {
  public:
-  SendUnit(Vqos_engine& dut, sim::Responder& rsp, SendUnitOptions opt)
-      : dut_(dut), rsp_(rsp), opt_(opt) {}
+  SendUnit(const sim::QosEnginePorts& io, sim::Responder& rsp, SendUnitOptions opt)
+      : blk_ready_(io.blk.ready), pkt_ready_(io.pkt.ready), rsp_(rsp), opt_(opt) {}
 
   void on_block(const sim::BlockEvent& e) override;
   void on_packet(const sim::PacketEvent& e) override;
@@ -76,7 +75,8 @@ class SendUnit : public sim::Component, public sim::Listener {
   enum class Cur { None, BlockPacket, SmallPacket };
   void set_ready();
 
-  Vqos_engine& dut_;
+  uint8_t* blk_ready_;
+  uint8_t* pkt_ready_;
   sim::Responder& rsp_;
   SendUnitOptions opt_;
   std::deque<Blk> blks_;

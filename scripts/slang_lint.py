@@ -73,8 +73,6 @@ WAIVERS: list[Waiver] = [
            "as above: the level 0..15 is non-negative, the conversion to unsigned is exact."),
     Waiver("ArithOpMismatch", "rtl/common/ni_pkg.sv", r"return dst_lo \+ size_lo - BlockW'\(1\);",
            "`BlockW'(1)` is a signed 16-bit 1; the sum is meant modulo 2^16 (last block length - 1)."),
-    Waiver("SignConversion", "rtl/qos/qos_engine.sv", r"mon_enq_src\s+= 2'\(i\);",
-           "monitor tap: enqueue source index 0..2 of an `int` loop into 2 bits."),
     Waiver("PackedArrayConv", "rtl/qos/axi_slave.sv", r"tt_line_data\s+= merged;",
            "the four accumulated words (logic [3:0][63:0]) are the Transfer Table line, word i "
            "at bits 64i+63:64i: the packed-array conversion is the intended layout."),

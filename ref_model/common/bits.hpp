@@ -7,6 +7,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "ni_pkg_gen.hpp"  // generated from rtl/common/ni_pkg.sv (scripts/gen_pkg.py)
+
 namespace ni {
 
 // Mask of the low `width` bits (width 0..64).
@@ -53,6 +55,25 @@ template <std::size_t N>
 void set_byte(std::array<uint64_t, N>& v, std::size_t i, uint8_t b) {
   const unsigned sh = 8 * (i % 8);
   v[i / 8] = (v[i / 8] & ~(uint64_t{0xFF} << sh)) | (uint64_t{b} << sh);
+}
+
+// The same, with a field layout of the package (ni_pkg_gen.hpp: one source of truth).
+using PkgField = ni_pkg::Field;
+
+// Field `f` of a single word (f.lsb + f.width <= 64).
+constexpr uint64_t take_bits(uint64_t word, PkgField f) { return get_bits(word, f.lsb, f.width); }
+// `word` with field `f` set to `value`.
+constexpr uint64_t put_bits(uint64_t word, PkgField f, uint64_t value) {
+  const uint64_t m = mask_bits(f.width) << f.lsb;
+  return (word & ~m) | ((value << f.lsb) & m);
+}
+template <std::size_t N>
+uint64_t get_field(const std::array<uint64_t, N>& v, PkgField f) {
+  return get_field(v, f.lsb, f.width);
+}
+template <std::size_t N>
+void set_field(std::array<uint64_t, N>& v, PkgField f, uint64_t value) {
+  set_field(v, f.lsb, f.width, value);
 }
 
 }  // namespace ni

@@ -14,15 +14,9 @@
 #include <string>
 #include <vector>
 
-namespace ni {
+#include "ref_model/common/addr_map.hpp"
 
-// Regions, addr[19:16].
-constexpr unsigned RegionDesc = 0;
-constexpr unsigned RegionStatus1 = 1;
-constexpr unsigned RegionStatus32 = 2;
-constexpr unsigned RegionStats = 3;
-constexpr unsigned RegionCtrl = 4;
-constexpr unsigned region_of(uint32_t addr) { return (addr >> 16) & 0xF; }
+namespace ni {
 
 constexpr uint8_t AxiBurstFixed = 0;
 constexpr uint8_t AxiBurstIncr = 1;

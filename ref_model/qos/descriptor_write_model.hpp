@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "ref_model/common/addr_map.hpp"
 #include "ref_model/common/descriptor.hpp"
 #include "ref_model/common/types.hpp"
 #include "ref_model/qos/axi_rules.hpp"
@@ -46,10 +47,6 @@ struct DescWordAddr {
   unsigned word;     // 0..3, word in line
 };
 DescWordAddr decode_desc_addr(uint32_t addr);
-// Inverse: byte address of word `word` (0..3) of the line at (page, channel) in region 0.
-constexpr uint32_t desc_word_addr(unsigned page, unsigned channel, unsigned word) {
-  return (page << 12) | (channel << 5) | (word << 3);
-}
 
 class DescriptorWriteModel {
  public:

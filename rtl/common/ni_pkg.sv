@@ -75,6 +75,24 @@ package ni_pkg;
   typedef logic [LineW-1:0] line_t;
 
   // ---------------------------------------------------------------------------------------
+  // CPU address map (ICD section 3): region addr[19:16], control registers (ICD 14)
+  // ---------------------------------------------------------------------------------------
+  localparam logic [3:0] RegionDesc     = 4'h0;  // descriptor lines (write)
+  localparam logic [3:0] RegionStatus1  = 4'h1;  // status, one channel (read)
+  localparam logic [3:0] RegionStatus32 = 4'h2;  // status, 32 channels (read)
+  localparam logic [3:0] RegionStats    = 4'h3;  // statistics counters (read)
+  localparam logic [3:0] RegionCtrl     = 4'h4;  // control registers (read/write)
+
+  // Control register words, addr[15:4] of region 4.
+  localparam int unsigned CtrlRetxTimeout = 0;  // retransmission timeout, cycles (0 = off)
+  localparam int unsigned CtrlMaxRetries  = 1;  // re-issues of one block before ERROR
+  localparam int unsigned CtrlRxIdle      = 2;  // ni_node: receive-context idle limit (0 = off)
+  localparam int unsigned CtrlNodeId      = 3;  // ni_node: this node's id (read-only)
+  localparam logic [63:0] RetxTimeoutReset = 64'd0;
+  localparam logic [63:0] MaxRetriesReset  = 64'd3;
+  localparam logic [63:0] RxIdleReset      = 64'd65536;
+
+  // ---------------------------------------------------------------------------------------
   // Status codes (ICD section 3)
   // ---------------------------------------------------------------------------------------
   typedef enum logic [1:0] {
@@ -300,6 +318,28 @@ package ni_pkg;
     kind_e kind;
     fid_t  fid;
   } fin_t;
+
+  // ---------------------------------------------------------------------------------------
+  // Trace port of qos_engine (docs/design.md section 13): the internal events the golden
+  // model checks, RVFI-style. Only the verification harness reads it; synthesis leaves the
+  // port unconnected and removes the logic that drives it.
+  // ---------------------------------------------------------------------------------------
+  typedef struct packed {
+    logic                 axi_starving;  // the AXI slave's enqueue was refused AxiMaxWait times
+    logic                 axi_enq_req;   // the AXI slave requests an enqueue
+    xfer_t                s2_node;       // node held by segmenter stage 2
+    logic                 s2_hold;       // stage 2 holds a node and does not fire
+    logic                 s2_fire;       // stage 2 completes its node
+    xfer_t                enq_node;      // the granted enqueue: node, queue, source
+    qid_t                 enq_qid;
+    logic [1:0]           enq_src;       // 0 Message Handler, 1 segmenter, 2 AXI slave
+    logic                 enq;
+    logic                 deq_first;     // stage 1's dequeue: first flag, node, queue
+    xfer_t                deq_node;
+    qid_t                 deq_qid;
+    logic                 deq;
+    status_e [NumWch-1:0] status;        // every write channel's status (bits 2047:0)
+  } qos_trace_t;
 
   function automatic int unsigned num_queues(int unsigned intra_prios);
     return 2 + 4 * intra_prios;

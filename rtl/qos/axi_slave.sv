@@ -115,11 +115,11 @@ module axi_slave
     aw_in.addr      = s_axi_awaddr_i[19:0];
     aw_in.len       = s_axi_awlen_i;
     aw_in.wide      = (s_axi_awsize_i == 3'd4);
-    aw_in.region4   = (region == 4'h4);
+    aw_in.region4   = (region == RegionCtrl);
     aw_in.err       = (s_axi_awburst_i != BurstIncr) ||
                       (s_axi_awsize_i != 3'd3 && s_axi_awsize_i != 3'd4) ||
                       (s_axi_awaddr_i[2:0] != 3'd0) ||
-                      (region != 4'h0 && region != 4'h4);
+                      (region != RegionDesc && region != RegionCtrl);
   end
 
   assign s_axi_awready_o = init_done_i && !aw_full;
@@ -404,8 +404,8 @@ module axi_slave
       pend_qid_q     <= '0;
       beat_cnt_q     <= '0;
       txn_err_q      <= 1'b0;
-      retx_timeout_q <= '0;
-      max_retries_q  <= 64'd3;
+      retx_timeout_q <= RetxTimeoutReset;
+      max_retries_q  <= MaxRetriesReset;
     end else begin
       acc_valid_q    <= acc_valid_d;
       acc_page_q     <= acc_page_d;
@@ -488,11 +488,11 @@ module axi_slave
   assign ar_region       = s_axi_araddr_i[19:16];
   assign ar_err          = (s_axi_arlen_i != 8'd0) || (s_axi_arsize_i > 3'd4) ||
                            (s_axi_araddr_i[3:0] != 4'd0) ||
-                           (ar_region == 4'h0) || (ar_region > 4'h4);
+                           (ar_region == RegionDesc) || (ar_region > RegionCtrl);
 
-  assign rd_single_o     = ar_hs && !ar_err && (ar_region == 4'h1);
+  assign rd_single_o     = ar_hs && !ar_err && (ar_region == RegionStatus1);
   assign rd_single_wch_o = {s_axi_araddr_i[15:12], s_axi_araddr_i[10:5]};
-  assign rd_multi_o      = ar_hs && !ar_err && (ar_region == 4'h2);
+  assign rd_multi_o      = ar_hs && !ar_err && (ar_region == RegionStatus32);
   assign rd_multi_page_o = s_axi_araddr_i[15:12];
   assign rd_multi_half_o = s_axi_araddr_i[10];
   assign stat_idx_o      = s_axi_araddr_i[9:4];
@@ -515,12 +515,12 @@ module axi_slave
       r_data_d   = '0;
       if (!ar_err) begin
         unique case (ar_region)
-          4'h1: r_data_d = {62'd0, rd_single_i};
-          4'h2: r_data_d = rd_multi_i;
-          4'h3: r_data_d = stat_val_i;
-          4'h4: begin
-            if (s_axi_araddr_i[15:4] == 12'd0)      r_data_d = retx_timeout_q;
-            else if (s_axi_araddr_i[15:4] == 12'd1) r_data_d = max_retries_q;
+          RegionStatus1:  r_data_d = {62'd0, rd_single_i};
+          RegionStatus32: r_data_d = rd_multi_i;
+          RegionStats:    r_data_d = stat_val_i;
+          RegionCtrl: begin
+            if (32'(s_axi_araddr_i[15:4]) == CtrlRetxTimeout)     r_data_d = retx_timeout_q;
+            else if (32'(s_axi_araddr_i[15:4]) == CtrlMaxRetries) r_data_d = max_retries_q;
           end
           default: r_data_d = '0;
         endcase

@@ -63,7 +63,9 @@ module qos_engine
   input  logic                rsp_valid_i,
   output logic                rsp_ready_o,
   input  rsp_t                rsp_i,
-  output logic                init_done_o
+  output logic                init_done_o,
+  // Trace port for the verification harness (docs/design.md section 13); leave unconnected.
+  output qos_trace_t          trace_o
 );
 
   localparam int unsigned NumQueues = 2 + 4 * IntraPrios;
@@ -520,6 +522,8 @@ module qos_engine
   logic      pkt_we, pkt_full;
   pkt_body_t pkt_body;
   blk_desc_t blk_desc;
+  logic      trc_s2_fire, trc_s2_hold;
+  xfer_t     trc_s2_node;
 
   transfer_segmenter #(
     .IntraPrios    (IntraPrios),
@@ -583,7 +587,10 @@ module qos_engine
     .blk_desc_o      (blk_desc),
     .stat_blk_o      (st_blk),
     .stat_inline_o   (st_inline),
-    .stat_ctrl_o     (st_ctrl)
+    .stat_ctrl_o     (st_ctrl),
+    .trace_s2_fire_o (trc_s2_fire),
+    .trace_s2_hold_o (trc_s2_hold),
+    .trace_s2_node_o (trc_s2_node)
   );
 
   assign blk_desc_o = blk_desc;
@@ -670,49 +677,46 @@ module qos_engine
   );
 
   // =======================================================================================
-  // Monitor taps for the verification harness (read through Verilator's public signals)
+  // Trace port (docs/design.md section 13)
   // =======================================================================================
-  status_e [NumWch-1:0]   mon_status    /* verilator public_flat_rd */;
-  logic                   mon_deq       /* verilator public_flat_rd */;
-  logic [6:0]             mon_deq_qid   /* verilator public_flat_rd */;
-  logic [XferW-1:0]       mon_deq_node  /* verilator public_flat_rd */;
-  logic                   mon_deq_first /* verilator public_flat_rd */;
-  logic                   mon_enq       /* verilator public_flat_rd */;
-  logic [1:0]             mon_enq_src   /* verilator public_flat_rd */;
-  logic [6:0]             mon_enq_qid   /* verilator public_flat_rd */;
-  logic [XferW-1:0]       mon_enq_node  /* verilator public_flat_rd */;
-  logic                   mon_s2_fire   /* verilator public_flat_rd */;
-  logic                   mon_s2_hold   /* verilator public_flat_rd */;
-  logic [XferW-1:0]       mon_s2_node   /* verilator public_flat_rd */;
-  logic                   mon_axi_enq_req /* verilator public_flat_rd */;
-  logic                   mon_axi_starving /* verilator public_flat_rd */;
+  logic  trc_enq;
+  logic [1:0] trc_enq_src;
+  qid_t  trc_enq_qid;
+  xfer_t trc_enq_node;
 
-  assign mon_status    = status_all;
-  assign mon_deq       = deq;
-  assign mon_deq_qid   = deq_qid;
-  assign mon_deq_node  = deq_node;
-  assign mon_deq_first = deq_first;
-
+  // The granted enqueue (the queues grant at most one source per cycle).
   always_comb begin
-    mon_enq      = 1'b0;
-    mon_enq_src  = 2'd0;
-    mon_enq_qid  = '0;
-    mon_enq_node = '0;
-    for (int i = 2; i >= 0; i--) begin
+    trc_enq      = 1'b0;
+    trc_enq_src  = 2'd0;
+    trc_enq_qid  = '0;
+    trc_enq_node = '0;
+    for (int unsigned i = 0; i < 3; i++) begin
       if (enq_valid[i] && enq_ready[i]) begin
-        mon_enq      = 1'b1;
-        mon_enq_src  = 2'(i);
-        mon_enq_qid  = 7'(enq_qid[i]);
-        mon_enq_node = enq_node[i];
+        trc_enq      = 1'b1;
+        trc_enq_src  = 2'(i);
+        trc_enq_qid  = qid_t'(enq_qid[i]);
+        trc_enq_node = enq_node[i];
       end
     end
   end
 
-  assign mon_s2_fire = u_seg.s2_fire;
-  assign mon_s2_hold = u_seg.s2_valid_q && !u_seg.s2_fire;
-  assign mon_s2_node = u_seg.s2_node_q;
-  assign mon_axi_enq_req  = axi_enq_valid;
-  assign mon_axi_starving = axi_starving;
+  always_comb begin
+    trace_o              = '0;
+    trace_o.status       = status_all;
+    trace_o.deq          = deq;
+    trace_o.deq_qid      = deq_qid;
+    trace_o.deq_node     = deq_node;
+    trace_o.deq_first    = deq_first;
+    trace_o.enq          = trc_enq;
+    trace_o.enq_src      = trc_enq_src;
+    trace_o.enq_qid      = trc_enq_qid;
+    trace_o.enq_node     = trc_enq_node;
+    trace_o.s2_fire      = trc_s2_fire;
+    trace_o.s2_hold      = trc_s2_hold;
+    trace_o.s2_node      = trc_s2_node;
+    trace_o.axi_enq_req  = axi_enq_valid;
+    trace_o.axi_starving = axi_starving;
+  end
 
   // =======================================================================================
   // Assertions

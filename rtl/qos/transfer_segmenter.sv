@@ -90,7 +90,11 @@ module transfer_segmenter
   // statistics
   output logic                 stat_blk_o,
   output logic                 stat_inline_o,
-  output logic                 stat_ctrl_o
+  output logic                 stat_ctrl_o,
+  // trace (qos_engine's trace port): stage 2's node, and whether it fires or holds
+  output logic                 trace_s2_fire_o,
+  output logic                 trace_s2_hold_o,
+  output xfer_t                trace_s2_node_o
 );
 
   localparam int unsigned L = IntraPrios;
@@ -293,6 +297,10 @@ module transfer_segmenter
   assign enq_node_o     = s2_node_q;
   assign s2_fire        = s2_valid_q && no_other_stall &&
                           (!need_enq || (enq_ready_i && !axi_starving_i));
+
+  assign trace_s2_fire_o = s2_fire;
+  assign trace_s2_hold_o = s2_valid_q && !s2_fire;
+  assign trace_s2_node_o = s2_node_q;
 
   // ---- side effects when stage 2 fires ------------------------------------------------------
   assign tid_pop_o  = s2_fire && act_issue && !k_cm;

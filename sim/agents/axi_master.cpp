@@ -3,12 +3,10 @@
 
 #include <stdexcept>
 
-#include "Vqos_engine.h"
-#include "sim/core/wide.hpp"
-
 namespace sim {
 
-AxiMaster::AxiMaster(Vqos_engine& dut, Rng& rng, Options opt) : dut_(dut), rng_(rng), opt_(opt) {}
+AxiMaster::AxiMaster(const AxiSlavePorts& port, Rng& rng, Options opt)
+    : p_(port), rng_(rng), opt_(opt) {}
 
 void AxiMaster::write(AxiWrite w, WriteDone done) {
   if (w.beats.empty()) throw std::invalid_argument("AXI write without beats");
@@ -34,11 +32,11 @@ std::size_t AxiMaster::writes_unissued() const {
 }
 
 void AxiMaster::on_reset() {
-  dut_.s_axi_awvalid_i = 0;
-  dut_.s_axi_wvalid_i = 0;
-  dut_.s_axi_bready_i = 0;
-  dut_.s_axi_arvalid_i = 0;
-  dut_.s_axi_rready_i = 0;
+  *p_.awvalid = 0;
+  *p_.wvalid = 0;
+  *p_.bready = 0;
+  *p_.arvalid = 0;
+  *p_.rready = 0;
   aw_drv_ = w_drv_ = nullptr;
   ar_drv_ = nullptr;
 }
@@ -69,14 +67,14 @@ void AxiMaster::drive(uint64_t cycle) {
   }
   if (aw_drv_ != nullptr) {
     const AxiWrite& t = aw_drv_->t;
-    dut_.s_axi_awvalid_i = 1;
-    dut_.s_axi_awaddr_i = t.addr;
-    dut_.s_axi_awlen_i = static_cast<uint8_t>(t.len >= 0 ? t.len : int(t.beats.size()) - 1);
-    dut_.s_axi_awsize_i = t.size;
-    dut_.s_axi_awburst_i = t.burst;
-    dut_.s_axi_awid_i = t.id;
+    *p_.awvalid = 1;
+    *p_.awaddr = t.addr;
+    *p_.awlen = static_cast<uint8_t>(t.len >= 0 ? t.len : int(t.beats.size()) - 1);
+    *p_.awsize = t.size;
+    *p_.awburst = t.burst;
+    *p_.awid = t.id;
   } else {
-    dut_.s_axi_awvalid_i = 0;
+    *p_.awvalid = 0;
   }
 
   // W
@@ -86,16 +84,16 @@ void AxiMaster::drive(uint64_t cycle) {
   }
   if (w_drv_ != nullptr) {
     const AxiBeat& b = w_drv_->t.beats[w_drv_->beats_sent];
-    dut_.s_axi_wvalid_i = 1;
-    to_wide<2>(dut_.s_axi_wdata_i, std::array<uint64_t, 2>{b.lo, b.hi});
-    dut_.s_axi_wstrb_i = b.strb;
-    dut_.s_axi_wlast_i = b.last;
+    *p_.wvalid = 1;
+    p_.wdata.set<2>(std::array<uint64_t, 2>{b.lo, b.hi});
+    *p_.wstrb = b.strb;
+    *p_.wlast = b.last;
   } else {
-    dut_.s_axi_wvalid_i = 0;
+    *p_.wvalid = 0;
   }
 
   bready_ = !rng_.percent(opt_.bready_low_pct);
-  dut_.s_axi_bready_i = bready_;
+  *p_.bready = bready_;
 
   // AR
   if (ar_drv_ == nullptr) {
@@ -108,42 +106,41 @@ void AxiMaster::drive(uint64_t cycle) {
   }
   if (ar_drv_ != nullptr) {
     const AxiRead& t = ar_drv_->t;
-    dut_.s_axi_arvalid_i = 1;
-    dut_.s_axi_araddr_i = t.addr;
-    dut_.s_axi_arlen_i = t.len;
-    dut_.s_axi_arsize_i = t.size;
-    dut_.s_axi_arburst_i = t.burst;
-    dut_.s_axi_arid_i = t.id;
+    *p_.arvalid = 1;
+    *p_.araddr = t.addr;
+    *p_.arlen = t.len;
+    *p_.arsize = t.size;
+    *p_.arburst = t.burst;
+    *p_.arid = t.id;
   } else {
-    dut_.s_axi_arvalid_i = 0;
+    *p_.arvalid = 0;
   }
   rready_ = !rng_.percent(opt_.rready_low_pct);
-  dut_.s_axi_rready_i = rready_;
+  *p_.rready = rready_;
 }
 
 void AxiMaster::sample(uint64_t cycle) {
-  if (aw_drv_ != nullptr && dut_.s_axi_awready_o) {
+  if (aw_drv_ != nullptr && *p_.awready) {
     aw_drv_->aw_done = true;
     aw_drv_->t.aw_cycle = cycle;
     if (on_aw_) on_aw_(aw_drv_->t, cycle);
     aw_drv_ = nullptr;
   }
-  if (w_drv_ != nullptr && dut_.s_axi_wready_o) {
+  if (w_drv_ != nullptr && *p_.wready) {
     ++w_drv_->beats_sent;
     w_drv_ = nullptr;
   }
-  if (dut_.s_axi_bvalid_o && bready_) {
+  if (*p_.bvalid && bready_) {
     Wr* match = nullptr;
     for (auto& w : wr_) {
-      if (!w->b_done && w->aw_done && w->beats_sent == w->t.beats.size() &&
-          w->t.id == dut_.s_axi_bid_o) {
+      if (!w->b_done && w->aw_done && w->beats_sent == w->t.beats.size() && w->t.id == *p_.bid) {
         match = w.get();
         break;
       }
     }
     if (match == nullptr) throw std::runtime_error("AXI B response without a matching write");
     match->b_done = true;
-    match->t.resp = dut_.s_axi_bresp_o;
+    match->t.resp = *p_.bresp;
     match->t.b_cycle = cycle;
   }
   while (!wr_.empty() && wr_.front()->b_done) {
@@ -152,12 +149,12 @@ void AxiMaster::sample(uint64_t cycle) {
     if (w->done) w->done(w->t);
   }
 
-  if (ar_drv_ != nullptr && dut_.s_axi_arready_o) {
+  if (ar_drv_ != nullptr && *p_.arready) {
     ar_drv_->ar_done = true;
     ar_drv_->t.ar_cycle = cycle;
     ar_drv_ = nullptr;
   }
-  if (dut_.s_axi_rvalid_o && rready_) {
+  if (*p_.rvalid && rready_) {
     Rd* r = nullptr;
     for (auto& c : rd_) {
       if (c->ar_done) {
@@ -166,12 +163,12 @@ void AxiMaster::sample(uint64_t cycle) {
       }
     }
     if (r == nullptr) throw std::runtime_error("AXI R beat without a read in flight");
-    const auto data = from_wide<2>(dut_.s_axi_rdata_o);
+    const auto data = p_.rdata.get<2>();
     r->t.data.push_back(data[0]);
-    r->t.resp.push_back(dut_.s_axi_rresp_o);
+    r->t.resp.push_back(*p_.rresp);
     const bool last_expected = r->t.data.size() == std::size_t(r->t.len) + 1;
-    if (bool(dut_.s_axi_rlast_o) != last_expected) r->t.last_ok = false;
-    if (dut_.s_axi_rlast_o || last_expected) {
+    if (bool(*p_.rlast) != last_expected) r->t.last_ok = false;
+    if (*p_.rlast || last_expected) {
       r->t.r_cycle = cycle;
       auto done = std::move(rd_.front());
       rd_.pop_front();

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// AXI4 master driving the engine's slave port: queues write and read transactions and
-// plays them out with optional random stalls. Write data follows AXI ordering (W in AW
-// order) and may be presented in the same cycle as its address.
+// AXI4 master driving a top's CPU-side AXI4 slave port (AxiSlavePorts): queues write and read
+// transactions and plays them out with optional random stalls. Write data follows AXI ordering (W
+// in AW order) and may be presented in the same cycle as its address.
 #pragma once
 
 #include <cstdint>
@@ -11,9 +11,8 @@
 #include <vector>
 
 #include "sim/core/component.hpp"
+#include "sim/core/ports.hpp"
 #include "sim/core/rng.hpp"
-
-class Vqos_engine;
 
 namespace sim {
 
@@ -66,8 +65,8 @@ class AxiMaster : public Component {
   using ReadDone = std::function<void(const AxiRead&)>;
   using AwSeen = std::function<void(const AxiWrite&, uint64_t cycle)>;
 
-  AxiMaster(Vqos_engine& dut, Rng& rng, Options opt);
-  AxiMaster(Vqos_engine& dut, Rng& rng) : AxiMaster(dut, rng, Options{}) {}
+  AxiMaster(const AxiSlavePorts& port, Rng& rng, Options opt);
+  AxiMaster(const AxiSlavePorts& port, Rng& rng) : AxiMaster(port, rng, Options{}) {}
 
   void write(AxiWrite w, WriteDone done = nullptr);
   void read(AxiRead r, ReadDone done = nullptr);
@@ -106,7 +105,7 @@ class AxiMaster : public Component {
   Wr* aw_candidate();
   Wr* w_candidate();
 
-  Vqos_engine& dut_;
+  AxiSlavePorts p_;
   Rng& rng_;
   Options opt_;
   AwSeen on_aw_;

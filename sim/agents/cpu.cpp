@@ -13,12 +13,6 @@ namespace sim {
 namespace {
 constexpr uint64_t kAddrSpace = uint64_t{1} << 48;
 
-uint32_t status_addr_single(unsigned page, unsigned ch) {
-  return (1u << 16) | (page << 12) | (ch << 5);
-}
-uint32_t status_addr_multi(unsigned page, unsigned half) {
-  return (2u << 16) | (page << 12) | (half << 10);
-}
 }  // namespace
 
 Cpu::Cpu(AxiMaster& axi, Rng& rng, TrafficConfig cfg, unsigned acc_sets)
@@ -140,7 +134,7 @@ void Cpu::write_words(unsigned page, unsigned ch, const std::vector<uint64_t>& w
   const bool wide = rng_.percent(cfg_.wide_pct);
   const bool burst = rng_.percent(cfg_.burst_pct);
   const unsigned n = unsigned(words.size());
-  auto addr = [&](unsigned i) { return ni::desc_word_addr(page, ch + i / 4, i % 4); };
+  auto addr = [&](unsigned i) { return ni::desc_addr(page, ch + i / 4, i % 4); };
   if (burst) {
     AxiWrite w;
     w.addr = addr(0);
@@ -259,13 +253,13 @@ void Cpu::issue_descriptor(uint64_t cycle, bool intruder) {
     if (t.resp != kRespOkay) track->ok = false;
     if (--track->left == 0) on_done(track->ok);
   };
-  word_write(ni::desc_word_addr(page, ch, 0), words[0], own);
-  word_write(ni::desc_word_addr(ipage, ich, unsigned(rng_.range(0, 3))), rng_.bits64(),
+  word_write(ni::desc_addr(page, ch, 0), words[0], own);
+  word_write(ni::desc_addr(ipage, ich, unsigned(rng_.range(0, 3))), rng_.bits64(),
              [this](const AxiWrite& t) {
                if (t.resp != kRespOkay) ++illegal_rejected_;
              });
   for (unsigned i = 1; i < words.size(); ++i) {
-    word_write(ni::desc_word_addr(page, ch + i / 4, i % 4), words[i], own);
+    word_write(ni::desc_addr(page, ch + i / 4, i % 4), words[i], own);
   }
 }
 
@@ -408,7 +402,7 @@ void Cpu::issue_illegal(uint64_t cycle) {
       how = "AXI burst/size";
       words = d.encode();
       AxiWrite w;
-      w.addr = ni::desc_word_addr(wpage, wch, 0);
+      w.addr = ni::desc_addr(wpage, wch, 0);
       const bool bad_size = rng_.percent(50);
       w.size = bad_size ? 2 : 4;
       w.burst = bad_size ? 1 : (rng_.percent(50) ? 0 : 2);
@@ -421,7 +415,7 @@ void Cpu::issue_illegal(uint64_t cycle) {
     }
     case 10:  // AXI: misaligned address
       how = "AXI align";
-      single(ni::desc_word_addr(wpage, wch, 0) | 4, 3, 1, AxiBeat{d.encode()[0], 0, 0x00FF, true});
+      single(ni::desc_addr(wpage, wch, 0) | 4, 3, 1, AxiBeat{d.encode()[0], 0, 0x00FF, true});
       if (desc_hook_) desc_hook_(d, true, how);
       return;
     case 11: {  // AXI: strobe not all-ones over a word, or outside the beat
@@ -429,19 +423,20 @@ void Cpu::issue_illegal(uint64_t cycle) {
       static constexpr uint16_t kBad[] = {0x000F, 0x00F0, 0x0FF0, 0xFF0F, 0x0001, 0x8000};
       const bool narrow = rng_.percent(50);
       const uint16_t s = narrow ? uint16_t(0xFF00) : kBad[rng_.range(0, 5)];
-      single(ni::desc_word_addr(wpage, wch, 0), narrow ? 3 : 4, 1, AxiBeat{1, 2, s, true});
+      single(ni::desc_addr(wpage, wch, 0), narrow ? 3 : 4, 1, AxiBeat{1, 2, s, true});
       if (desc_hook_) desc_hook_(d, true, how);
       return;
     }
     case 12:  // AXI: WLAST on the wrong beat
       how = "AXI wlast";
-      single(ni::desc_word_addr(wpage, wch, 0), 4, 1, AxiBeat{1, 2, 0xFFFF, false});
+      single(ni::desc_addr(wpage, wch, 0), 4, 1, AxiBeat{1, 2, 0xFFFF, false});
       if (desc_hook_) desc_hook_(d, true, how);
       return;
     default:  // AXI: write to a read-only region
       how = "AXI region";
-      single((uint32_t(1 + rng_.range(0, 2)) << 16) | (uint32_t(wpage) << 12), 4, 1,
-             AxiBeat{1, 2, 0xFFFF, true});
+      single(
+          ni::region_base(ni::RegionStatus1 + unsigned(rng_.range(0, 2))) | (uint32_t(wpage) << 12),
+          4, 1, AxiBeat{1, 2, 0xFFFF, true});
       if (desc_hook_) desc_hook_(d, true, how);
       return;
   }
@@ -472,23 +467,24 @@ void Cpu::issue_poll(uint64_t cycle) {
   if (rng_.percent(cfg_.illegal_read_pct)) {
     switch (rng_.range(0, 3)) {
       case 0:
-        r.addr = status_addr_single(0, 0);
+        r.addr = ni::status_addr(0, 0);
         r.len = uint8_t(rng_.range(1, 3));
         break;
       case 1:
-        r.addr = status_addr_single(0, 0);
+        r.addr = ni::status_addr(0, 0);
         r.size = 5;
         break;
       case 2:
-        r.addr = status_addr_single(0, 0) | 8;
+        r.addr = ni::status_addr(0, 0) | 8;
         break;
       default:
-        r.addr = uint32_t(rng_.percent(50) ? 0 : (5 + rng_.range(0, 10))) << 16;
+        r.addr =
+            ni::region_base(rng_.percent(50) ? ni::RegionDesc : 5 + unsigned(rng_.range(0, 10)));
         break;
     }
   } else if (rng_.percent(cfg_.stat_read_pct)) {
-    r.addr = rng_.percent(80) ? (3u << 16) | (uint32_t(rng_.range(0, 15)) << 4)
-                              : (4u << 16) | (uint32_t(rng_.range(0, 2)) << 4);
+    r.addr = rng_.percent(80) ? ni::stat_addr(unsigned(rng_.range(0, 15)))
+                              : ni::ctrl_addr(unsigned(rng_.range(0, 2)));
   } else {
     if (busy_count_ == 0) return;
     unsigned start = unsigned(rng_.range(0, 1023));
@@ -507,7 +503,7 @@ void Cpu::issue_poll(uint64_t cycle) {
       half_held |= hold_[ni::wch_index(page, (ch / 32) * 32 + i)] != 0;
     if (!half_held && rng_.percent(cfg_.multi_pct)) {
       const unsigned half = ch / 32;
-      r.addr = status_addr_multi(page, half);
+      r.addr = ni::status32_addr(page, half);
       read_pending_ = true;
       ++reads_;
       axi_.read(r, [this, page, half](const AxiRead& t) {
@@ -526,7 +522,7 @@ void Cpu::issue_poll(uint64_t cycle) {
       next_poll_ = cycle + cfg_.poll_interval;
       return;
     }
-    r.addr = status_addr_single(page, ch);
+    r.addr = ni::status_addr(page, ch);
     read_pending_ = true;
     ++reads_;
     axi_.read(r, [this, w](const AxiRead& t) {

@@ -3,12 +3,23 @@
 
 #include <algorithm>
 
-#include "Vqos_engine.h"
+#include "ni_pkg_gen.hpp"
+#include "ref_model/common/bits.hpp"
 
 namespace sim {
 
-Responder::Responder(Vqos_engine& dut, Rng& rng, ResponderOptions opt)
-    : dut_(dut), rng_(rng), opt_(opt) {}
+namespace pkg = ni::ni_pkg;
+
+Responder::Responder(const RspInPorts& port, Rng& rng, ResponderOptions opt)
+    : p_(port), rng_(rng), opt_(opt) {}
+
+uint32_t Responder::encode(uint16_t tid, uint16_t seq, bool nack) {
+  uint64_t v = 0;
+  v = ni::put_bits(v, pkg::rsp_t::seq, seq);
+  v = ni::put_bits(v, pkg::rsp_t::tid, tid);
+  v = ni::put_bits(v, pkg::rsp_t::nack, nack);
+  return static_cast<uint32_t>(v);
+}
 
 void Responder::script(uint64_t at, uint16_t tid, uint16_t seq, bool nack) {
   script_.push_back(Pending{at, order_++, tid, seq, nack});
@@ -21,19 +32,22 @@ void Responder::expect(uint64_t cycle, uint16_t tid, uint16_t seq) {
 }
 
 void Responder::on_block(const BlockEvent& e) {
-  const uint16_t seq = uint16_t((e.desc[2] >> 16) & 0x3FFF);  // blk_desc[157:144]
-  expect(e.cycle, e.tid, seq);
+  const auto seq = ni::get_field(e.desc, pkg::blk_desc_t::seq);
+  expect(e.cycle, e.tid, uint16_t(seq));
 }
 
 void Responder::on_packet(const PacketEvent& e) {
-  const uint64_t h = e.data[0];
-  if ((h & 0xF) != 0) return;  // control packets are not acknowledged
-  expect(e.cycle, uint16_t((h >> 4) & 0x3FF), uint16_t((h >> 14) & 0x3FFF));
+  const uint64_t h = e.data[0];  // header bits 63:0
+  if (ni::take_bits(h, pkg::pkt_hdr_t::kind) != pkg::PktKindInline) {
+    return;  // control packets are not acknowledged
+  }
+  expect(e.cycle, uint16_t(ni::take_bits(h, pkg::pkt_hdr_t::tid)),
+         uint16_t(ni::take_bits(h, pkg::pkt_hdr_t::seq)));
 }
 
 void Responder::on_reset() {
-  dut_.rsp_valid_i = 0;
-  dut_.rsp_i = 0;
+  *p_.valid = 0;
+  *p_.rsp = 0;
   presenting_ = false;
 }
 
@@ -101,15 +115,13 @@ void Responder::drive(uint64_t cycle) {
     }
     if (presenting_ && on_present_) on_present_(cycle, cur_.tid, cur_.seq, cur_.nack);
   }
-  dut_.rsp_valid_i = presenting_;
-  dut_.rsp_i = presenting_
-                   ? (uint32_t(cur_.seq) << 11) | (uint32_t(cur_.tid) << 1) | uint32_t(cur_.nack)
-                   : 0;
+  *p_.valid = presenting_;
+  *p_.rsp = presenting_ ? encode(cur_.tid, cur_.seq, cur_.nack) : 0;
 }
 
 void Responder::sample(uint64_t cycle) {
   (void)cycle;
-  if (presenting_ && dut_.rsp_ready_o) {
+  if (presenting_ && *p_.ready) {
     presenting_ = false;
     ++sent_;
     if (cur_real_) {

@@ -11,9 +11,8 @@
 
 #include "sim/core/component.hpp"
 #include "sim/core/events.hpp"
+#include "sim/core/ports.hpp"
 #include "sim/core/rng.hpp"
-
-class Vqos_engine;
 
 namespace sim {
 
@@ -31,7 +30,9 @@ struct ResponderOptions {
 
 class Responder : public Component, public Listener {
  public:
-  Responder(Vqos_engine& dut, Rng& rng, ResponderOptions opt);
+  Responder(const RspInPorts& port, Rng& rng, ResponderOptions opt);
+  // rsp_t {seq, tid, nack} as the port carries it.
+  static uint32_t encode(uint16_t tid, uint16_t seq, bool nack);
 
   void set_options(const ResponderOptions& o) { opt_ = o; }
   const ResponderOptions& options() const { return opt_; }
@@ -66,7 +67,7 @@ class Responder : public Component, public Listener {
   };
   void expect(uint64_t cycle, uint16_t tid, uint16_t seq);
 
-  Vqos_engine& dut_;
+  RspInPorts p_;
   Rng& rng_;
   ResponderOptions opt_;
   std::vector<Pending> pending_;  // auto mode, sorted by issue order

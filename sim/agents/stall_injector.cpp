@@ -3,8 +3,6 @@
 
 #include <algorithm>
 
-#include "Vqos_engine.h"
-
 namespace sim {
 
 void StallInjector::force(uint64_t at, uint64_t cycles) {
@@ -12,18 +10,10 @@ void StallInjector::force(uint64_t at, uint64_t cycles) {
   forced_len_ = cycles;
 }
 
-void StallInjector::set_ready(bool r) {
-  if (port_ == Port::Blk) {
-    dut_.blk_ready_i = r;
-  } else {
-    dut_.pkt_ready_i = r;
-  }
-}
-
 void StallInjector::on_reset() {
   left_ = 0;
   forced_left_ = 0;
-  set_ready(true);
+  *ready_ = 1;
 }
 
 void StallInjector::drive(uint64_t cycle) {
@@ -45,7 +35,7 @@ void StallInjector::drive(uint64_t cycle) {
     if (on_burst_) on_burst_(cycle, left_ + 1);
   }
   stalled_ += stall ? 1 : 0;
-  set_ready(!stall);
+  *ready_ = !stall;
 }
 
 }  // namespace sim

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// Back-pressure on the block and packet ports: random stall bursts, and forced stalls from
-// scenarios ("stall" events).
+// Back-pressure on a ready input (qos_engine's blk/pkt ports, a network tx port, a memory
+// channel): random stall bursts, and forced stalls from scenarios ("stall" events).
 #pragma once
 
 #include <cstdint>
@@ -8,8 +8,6 @@
 
 #include "sim/core/component.hpp"
 #include "sim/core/rng.hpp"
-
-class Vqos_engine;
 
 namespace sim {
 
@@ -22,8 +20,9 @@ struct StallOptions {
 class StallInjector : public Component {
  public:
   enum class Port { Blk, Pkt };
-  StallInjector(Vqos_engine& dut, Rng& rng, Port port, StallOptions opt)
-      : dut_(dut), rng_(rng), port_(port), opt_(opt) {}
+  // `ready`: the input it drives; `port` names it for scenarios and the recorder.
+  StallInjector(uint8_t* ready, Rng& rng, Port port, StallOptions opt)
+      : ready_(ready), rng_(rng), port_(port), opt_(opt) {}
 
   void set_options(const StallOptions& o) { opt_ = o; }
   // Hold ready low for `cycles` cycles from `at` (or from now if `at` is in the past).
@@ -40,9 +39,7 @@ class StallInjector : public Component {
 
  private:
   static constexpr uint64_t kNone = ~uint64_t{0};
-  void set_ready(bool r);
-
-  Vqos_engine& dut_;
+  uint8_t* ready_;
   Rng& rng_;
   Port port_;
   StallOptions opt_;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // A piece of the test bench plugged into SimCtrl: drives some DUT inputs and/or watches
 // some outputs. Each cycle SimCtrl calls drive() on every component (in registration order),
-// settles the DUT's combinational logic with the clock low, calls sample() on every
+// settles every DUT's combinational logic with the clock low, calls sample() on every
 // component (handshakes are `valid && ready` at this point), raises the clock and calls
 // post_edge() on every component.
 #pragma once

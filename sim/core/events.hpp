@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
-// What the monitors see at the engine's ports and internal taps, one struct per event kind,
-// and the listener interface through which the scoreboard, the log writer, the responder,
-// the recorder and the coverage collector receive them.
+// What the monitors see at a top's ports and trace port, one struct per event kind; the
+// listener interface through which checkers, the log writer, the responder and the coverage
+// collector receive them; and the event bus that delivers them.
 #pragma once
 
 #include <array>
 #include <cstdint>
+#include <vector>
+
+#include "sim/core/component.hpp"
 
 namespace sim {
 
@@ -59,7 +62,7 @@ struct StatusEvent {
   uint16_t wch;  // page * 64 + channel
   uint8_t from, to;
 };
-// Internal taps (qos_engine mon_* signals), sampled every cycle.
+// qos_engine's trace port (qos_trace_t) and port handshake bits, sampled every cycle.
 struct TapEvent {
   uint64_t cycle;
   bool deq;
@@ -95,6 +98,25 @@ class Listener {
   virtual void on_tap(const TapEvent&) {}
   // Called once per cycle after every event of the cycle was delivered.
   virtual void end_of_cycle(uint64_t cycle) { (void)cycle; }
+};
+
+// Delivers the events of one top instance to its listeners, in registration order. The
+// monitors of the instance emit through it; registered with SimCtrl after them, it closes
+// each cycle (end_of_cycle) once every event of the cycle, including the post-edge ones, has
+// been delivered.
+class EventBus : public Component {
+ public:
+  void add(Listener& l) { listeners_.push_back(&l); }
+  template <typename F>
+  void emit(F&& f) {
+    for (Listener* l : listeners_) f(*l);
+  }
+  void post_edge(uint64_t cycle) override {
+    for (Listener* l : listeners_) l->end_of_cycle(cycle);
+  }
+
+ private:
+  std::vector<Listener*> listeners_;
 };
 
 }  // namespace sim

@@ -184,7 +184,7 @@ std::string ScenarioEvent::what() const {
 
 AxiWrite descriptor_write(const ni::Descriptor& d, unsigned width) {
   AxiWrite w;
-  w.addr = ni::desc_word_addr(d.page, d.channel, 0);
+  w.addr = ni::desc_addr(d.page, d.channel, 0);
   w.size = width == 16 ? 4 : 3;
   w.beats = beats_from_words(w.addr, width, d.encode());
   return w;

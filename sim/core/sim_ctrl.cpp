@@ -5,13 +5,18 @@
 #include <csignal>
 #include <stdexcept>
 
-#include "Vqos_engine.h"
+#include "sim/core/run_result.hpp"
 #include "verilated.h"
 #if VM_TRACE
 #include "verilated_fst_c.h"
 #endif
 
 namespace sim {
+
+double now_seconds() {
+  using namespace std::chrono;
+  return duration<double>(steady_clock::now().time_since_epoch()).count();
+}
 
 namespace {
 // The one piece of process-wide state: a signal handler can only talk through it.
@@ -27,7 +32,7 @@ void SimCtrl::TraceDeleter::operator()(VerilatedFstC* t) const {
 #endif
 }
 
-SimCtrl::SimCtrl(VerilatedContext& ctx, Vqos_engine& dut) : ctx_(ctx), dut_(dut) {}
+SimCtrl::SimCtrl(VerilatedContext& ctx) : ctx_(ctx) {}
 
 SimCtrl::~SimCtrl() { close_trace(); }
 
@@ -38,7 +43,7 @@ void SimCtrl::open_trace(const std::string& path, uint64_t from) {
 #if VM_TRACE
   ctx_.traceEverOn(true);
   trace_.reset(new VerilatedFstC);
-  dut_.trace(trace_.get(), 99);
+  for (Dut* d : duts_) d->trace(*trace_, 99);
   // One cycle = 10 ns of waveform time (see step()).
   trace_->set_time_unit("1ns");
   trace_->set_time_resolution("1ns");
@@ -68,21 +73,30 @@ void SimCtrl::dump(uint64_t t) {
 #endif
 }
 
+void SimCtrl::clock(bool high) {
+  for (Dut* d : duts_) {
+    d->set_clk(high);
+    d->eval();
+  }
+}
+
 void SimCtrl::reset(unsigned cycles) {
-  dut_.rst_ni = 0;
-  dut_.clk_i = 0;
+  for (Dut* d : duts_) {
+    d->set_rst_n(false);
+    d->set_clk(false);
+  }
   for (Component* c : components_) c->on_reset();
-  dut_.eval();
+  for (Dut* d : duts_) d->eval();
   // The reset cycles are not dumped: waveforms start at cycle 0 (see step()).
   for (unsigned i = 0; i < cycles; ++i) {
-    dut_.clk_i = 0;
-    dut_.eval();
-    dut_.clk_i = 1;
-    dut_.eval();
+    clock(false);
+    clock(true);
   }
-  dut_.clk_i = 0;
-  dut_.rst_ni = 1;
-  dut_.eval();
+  for (Dut* d : duts_) {
+    d->set_clk(false);
+    d->set_rst_n(true);
+    d->eval();
+  }
   cycle_ = 0;
 }
 
@@ -92,15 +106,13 @@ void SimCtrl::step() {
     return;
   }
   for (Component* c : components_) c->drive(cycle_);
-  dut_.clk_i = 0;
-  dut_.eval();
+  clock(false);
   for (Component* c : components_) c->sample(cycle_);
   // Waveform time: cycle c spans 10c .. 10c+9, its rising edge at 10c+5, so a time of
   // t in GTKWave is cycle t/10 of the log.
   ctx_.timeInc(5);
   dump(10 * cycle_);
-  dut_.clk_i = 1;
-  dut_.eval();
+  clock(true);
   ctx_.timeInc(5);
   dump(10 * cycle_ + 5);
   for (Component* c : components_) c->post_edge(cycle_);
@@ -115,17 +127,15 @@ void SimCtrl::step_profiled() {
   };
   const clk::time_point t0 = clk::now();
   for (Component* c : components_) c->drive(cycle_);
-  dut_.clk_i = 0;
   const clk::time_point t1 = clk::now();
-  dut_.eval();
+  clock(false);
   const clk::time_point t2 = clk::now();
   for (Component* c : components_) c->sample(cycle_);
   const clk::time_point t3 = clk::now();
   ctx_.timeInc(5);
   dump(10 * cycle_);
-  dut_.clk_i = 1;
   const clk::time_point t4 = clk::now();
-  dut_.eval();
+  clock(true);
   const clk::time_point t5 = clk::now();
   ctx_.timeInc(5);
   dump(10 * cycle_ + 5);

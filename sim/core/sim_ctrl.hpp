@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Simulation control: owns the clock, the reset, the cycle count, waveform tracing and the
-// run loop of the verilated qos_engine; test-bench components plug into it (see
-// component.hpp for the per-cycle protocol).
+// run loop of one or more verilated tops (Dut), all on one clock; test-bench components plug
+// into it (see component.hpp for the per-cycle protocol).
 #pragma once
 
 #include <cstdint>
@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "sim/core/component.hpp"
+#include "sim/core/dut.hpp"
 
-class Vqos_engine;
 class VerilatedContext;
 class VerilatedFstC;
 
@@ -20,14 +20,17 @@ namespace sim {
 
 class SimCtrl {
  public:
-  SimCtrl(VerilatedContext& ctx, Vqos_engine& dut);
+  explicit SimCtrl(VerilatedContext& ctx);
   ~SimCtrl();
   SimCtrl(const SimCtrl&) = delete;
   SimCtrl& operator=(const SimCtrl&) = delete;
 
+  // The tops it clocks (all from `ctx`), in evaluation order.
+  void add_dut(Dut& d) { duts_.push_back(&d); }
   void add(Component& c) { components_.push_back(&c); }
 
-  // Waveforms (FST). Dumping starts at cycle `from` (0 = from reset).
+  // Waveforms (FST) of every top, each under the scope of its instance name. Dumping starts
+  // at cycle `from` (0 = from reset).
   void open_trace(const std::string& path, uint64_t from = 0);
   void close_trace();
   bool tracing() const { return trace_ != nullptr; }
@@ -41,7 +44,6 @@ class SimCtrl {
   bool run_until(const std::function<bool()>& done, uint64_t max_cycles);
 
   uint64_t cycle() const { return cycle_; }
-  Vqos_engine& dut() { return dut_; }
 
   // Optional wall-clock profile of step() (off by default; when on, each cycle reads the
   // steady clock eight times, a few per cent of a cycle's cost): time in the verilated model's
@@ -66,9 +68,10 @@ class SimCtrl {
  private:
   void dump(uint64_t t);
   void step_profiled();
+  void clock(bool high);
 
   VerilatedContext& ctx_;
-  Vqos_engine& dut_;
+  std::vector<Dut*> duts_;
   std::vector<Component*> components_;
   struct TraceDeleter {
     void operator()(VerilatedFstC* t) const;

@@ -21,7 +21,7 @@
 #include "sim/tb/qos/testbench.hpp"
 
 #if VM_COVERAGE
-#include "Vqos_engine.h"
+#include "verilated.h"
 #include "verilated_cov.h"
 #endif
 
@@ -284,8 +284,7 @@ int main(int argc, char** argv) {
                                  {"passed", r.passed}});
     }
 #if VM_COVERAGE
-    if (!cli.code_coverage.empty())
-      tb.dut().contextp()->coveragep()->write(cli.code_coverage.c_str());
+    if (!cli.code_coverage.empty()) tb.context().coveragep()->write(cli.code_coverage.c_str());
 #endif
   } catch (const std::exception& e) {
     std::fprintf(stderr, "ni_sim: error: %s\n", e.what());

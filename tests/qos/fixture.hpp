@@ -24,7 +24,6 @@
 #include <utility>
 #include <vector>
 
-#include "Vqos_engine.h"
 #include "ref_model/common/descriptor.hpp"
 #include "ref_model/common/types.hpp"
 #include "ref_model/qos/descriptor_write_model.hpp"
@@ -35,15 +34,11 @@ namespace engine_test {
 // ------------------------------------------------------------------------------------------
 // Address map (ICD section 3)
 // ------------------------------------------------------------------------------------------
-constexpr uint32_t status_addr(unsigned page, unsigned ch) {
-  return (1u << 16) | (page << 12) | (ch << 5);
-}
-constexpr uint32_t status32_addr(unsigned page, unsigned half) {
-  return (2u << 16) | (page << 12) | (half << 10);
-}
-constexpr uint32_t stat_addr(unsigned idx) { return (3u << 16) | (idx << 4); }
+using ni::stat_addr;
+using ni::status32_addr;
+using ni::status_addr;
 constexpr uint32_t word_addr(unsigned page, unsigned ch, unsigned word) {
-  return ni::desc_word_addr(page, ch, word);  // word 0..3 of the line at (page, ch)
+  return ni::desc_addr(page, ch, word);  // word 0..3 of the line at (page, ch)
 }
 constexpr unsigned xfer_of(unsigned page, unsigned ch) { return page * 128 + ch; }
 constexpr unsigned wch_of(unsigned page, unsigned ch) { return page * 64 + ch; }
@@ -498,7 +493,7 @@ class Env {
   // A fresh engine after reset and init_done_o; `auto_ack` = responder in auto mode (every
   // block and inline packet ACKed one cycle after its handshake), else script mode.
   explicit Env(bool auto_ack = true, uint64_t seed = 1) : tb(tb_options(seed)) {
-    tb.monitor().add(col);
+    tb.bus().add(col);
     if (!auto_ack) script_mode();
     tb.start();
     REQUIRE(bool(init_done()));
@@ -511,7 +506,7 @@ class Env {
   Collector col;
 
   uint64_t cycle() const { return tb.cycle(); }
-  bool init_done() { return tb.dut().init_done_o != 0; }
+  bool init_done() { return *tb.ports().init_done != 0; }
 
   // Fails the test with the golden model's first failure, if any.
   void check() {
@@ -656,7 +651,7 @@ class Env {
   // longer BUSY.
   void ack_until_finished(unsigned page, unsigned ch, uint64_t max = 20000) {
     const uint64_t end = cycle() + max;
-    while (tb.monitor().status(wch_of(page, ch)) == kBusy) {
+    while (tb.status(wch_of(page, ch)) == kBusy) {
       INFO("page " << page << " channel " << ch << " still BUSY at cycle " << cycle());
       REQUIRE(cycle() < end);
       if (ack_outstanding() == 0) run(1);
@@ -669,7 +664,7 @@ class Env {
   }
   void wait_status(unsigned page, unsigned ch, unsigned code, uint64_t max = 5000) {
     const unsigned w = wch_of(page, ch);
-    run_until([&] { return tb.monitor().status(w) == code; }, max, "status change");
+    run_until([&] { return tb.status(w) == code; }, max, "status change");
   }
 
   // ---- back-pressure on blk_ready_i / pkt_ready_i ------------------------------------------

@@ -16,7 +16,7 @@ TEST_CASE("axi: writes and responses before init_done_o wait; nothing is rejecte
           "[engine][axi]") {
   sim::Testbench tb(tb_options(1));
   Collector col;
-  tb.monitor().add(col);
+  tb.bus().add(col);
   tb.ctrl().reset(4);
   // A descriptor, a status read and a stray response, all offered from cycle 0.
   const ni::Descriptor d = inline_desc(0, 1, 8, false, kNode);
@@ -30,7 +30,7 @@ TEST_CASE("axi: writes and responses before init_done_o wait; nothing is rejecte
   uint64_t init = 0;  // first cycle with init_done_o high
   tb.run_until(
       [&] {
-        if (init == 0 && tb.dut().init_done_o) init = tb.cycle();
+        if (init == 0 && *tb.ports().init_done) init = tb.cycle();
         return *b != 0xFF;
       },
       5000);
@@ -114,7 +114,7 @@ TEST_CASE(
   REQUIRE(t.data.size() == 1);
   CHECK(t.data[0] == kDone);
   CHECK(t.resp[0] == sim::kRespOkay);
-  CHECK(env.tb.monitor().status(d.wch()) == kIdle);
+  CHECK(env.tb.status(d.wch()) == kIdle);
   // Writes with the upper bits set elsewhere too: region 4 at 0xFFF40010.
   sim::AxiWrite c = word_write(0xFFF40010u, 4);
   c.id = 15;
@@ -188,7 +188,7 @@ TEST_CASE("axi: one burst writes many descriptors (lines are contiguous across c
     for (unsigned ch = 0; ch < 5; ++ch) env.wait_status(6, ch, kDone);
     env.run(50);
     CHECK(env.stat(kDescAccepted) == 5);
-    for (unsigned ch = 5; ch < 16; ++ch) CHECK(env.tb.monitor().status(wch_of(6, ch)) == kIdle);
+    for (unsigned ch = 5; ch < 16; ++ch) CHECK(env.tb.status(wch_of(6, ch)) == kIdle);
     // Channel 5's missing words complete it.
     REQUIRE(env.write(burst(word_addr(6, 5, 0), {words[20], words[21]}, 16)) == sim::kRespOkay);
     env.wait_status(6, 5, kDone);

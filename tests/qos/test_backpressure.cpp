@@ -3,7 +3,6 @@
 // while ready is low, valid stays high and the data stays stable (checked every cycle by a
 // component that reads the ports directly), nothing is lost or reordered, and the stall
 // counters count exactly the cycles with valid && !ready.
-#include "sim/core/wide.hpp"
 #include "tests/qos/fixture.hpp"
 
 namespace engine_test {
@@ -15,13 +14,13 @@ constexpr uint64_t kNode = 0x0BADull << 48;
 // taken must still be there the next cycle with the same data.
 class PortChecker : public sim::Component {
  public:
-  explicit PortChecker(Vqos_engine& dut) : dut_(dut) {}
+  explicit PortChecker(const sim::QosEnginePorts& io) : io_(io) {}
   void sample(uint64_t cycle) override {
-    const bool bv = dut_.blk_valid_o, br = dut_.blk_ready_i;
-    const bool pv = dut_.pkt_valid_o, pr = dut_.pkt_ready_i;
-    const std::array<uint64_t, 4> bd = sim::from_wide<4>(dut_.blk_desc_o);
-    const std::array<uint64_t, 8> pd = sim::from_wide<8>(dut_.pkt_data_o);
-    const unsigned bt = dut_.blk_tid_o;
+    const bool bv = *io_.blk.valid, br = *io_.blk.ready;
+    const bool pv = *io_.pkt.valid, pr = *io_.pkt.ready;
+    const std::array<uint64_t, 4> bd = io_.blk.desc.get<4>();
+    const std::array<uint64_t, 8> pd = io_.pkt.data.get<8>();
+    const unsigned bt = *io_.blk.tid;
     if (blk_held_) {
       if (!bv)
         blk_errors.push_back("cycle " + std::to_string(cycle) +
@@ -52,7 +51,7 @@ class PortChecker : public sim::Component {
   std::vector<std::string> blk_errors, pkt_errors;
 
  private:
-  Vqos_engine& dut_;
+  sim::QosEnginePorts io_;
   bool blk_held_ = false, pkt_held_ = false;
   std::array<uint64_t, 4> blk_desc_{};
   unsigned blk_tid_ = 0;
@@ -88,7 +87,7 @@ void check_geometry(Env& env, const std::vector<ni::Descriptor>& ds) {
 
 TEST_CASE("backpressure: blk port stalled, forced and random", "[engine][backpressure]") {
   Env env;
-  PortChecker pc(env.tb.dut());
+  PortChecker pc(env.tb.ports());
   env.tb.ctrl().add(pc);
   std::vector<ni::Descriptor> ds;
   for (unsigned i = 0; i < 24; ++i) {
@@ -127,7 +126,7 @@ TEST_CASE("backpressure: blk port stalled, forced and random", "[engine][backpre
 TEST_CASE("backpressure: pkt port stalled past the packet queue's depth",
           "[engine][backpressure]") {
   Env env;
-  PortChecker pc(env.tb.dut());
+  PortChecker pc(env.tb.ports());
   env.tb.ctrl().add(pc);
   // 48 inline transfers (3 x PktFifoDepth) and 8 notifying memory transfers (control packets).
   std::vector<ni::Descriptor> ds;
@@ -182,7 +181,7 @@ TEST_CASE("backpressure: pkt port stalled past the packet queue's depth",
 
 TEST_CASE("backpressure: both ports stalled at random, mixed traffic", "[engine][backpressure]") {
   Env env(/*auto_ack=*/true, /*seed=*/7);
-  PortChecker pc(env.tb.dut());
+  PortChecker pc(env.tb.ports());
   env.tb.ctrl().add(pc);
   env.random_blk_stalls(20, 1, 16);
   env.random_pkt_stalls(20, 1, 16);

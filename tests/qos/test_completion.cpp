@@ -44,7 +44,7 @@ TEST_CASE("completion: control packet of a 1-block transfer leaves right behind 
   // packet queue is registered: the packet leaves one cycle after the block.
   CHECK(c[0].cycle == b.cycle + 1);
   env.run(20);
-  CHECK(env.tb.monitor().status(d.wch()) == kBusy);  // the ACK is still missing
+  CHECK(env.tb.status(d.wch()) == kBusy);  // the ACK is still missing
   env.ack(b);
   env.wait_status(0, 2, kDone);
   CHECK(env.col.status_cycle(d.wch(), kDone) > env.col.rsps.back().cycle);
@@ -78,7 +78,7 @@ TEST_CASE("completion: control packet after total-1 ACKs, whichever block is ack
     env.run_until([&] { return !ctrl_of(env, d.xfer()).empty(); }, 50, "control packet");
     check_ctrl_packet(ctrl_of(env, d.xfer())[0], d, b[1].tid, b[1].seq, 2);
     env.run(20);
-    CHECK(env.tb.monitor().status(d.wch()) == kBusy);
+    CHECK(env.tb.status(d.wch()) == kBusy);
     env.ack(b[1]);
     env.wait_status(1, 4, kDone);
     CHECK(env.col.status_cycle(d.wch(), kDone) > ctrl_of(env, d.xfer())[0].cycle);
@@ -96,7 +96,7 @@ TEST_CASE("completion: control packet after total-1 ACKs, whichever block is ack
     env.run_until([&] { return !ctrl_of(env, d.xfer()).empty(); }, 50, "control packet");
     check_ctrl_packet(ctrl_of(env, d.xfer())[0], d, 772, b[1].seq, 2);
     env.run(20);
-    CHECK(env.tb.monitor().status(d.wch()) == kBusy);  // block 0 still unacknowledged
+    CHECK(env.tb.status(d.wch()) == kBusy);  // block 0 still unacknowledged
     env.ack(b[0]);
     env.wait_status(1, 6, kDone);
     CHECK(env.col.status_cycle(d.wch(), kDone) > env.col.rsps.back().cycle);
@@ -117,7 +117,7 @@ TEST_CASE("completion: control packet after total-1 ACKs, whichever block is ack
     check_ctrl_packet(ctrl_of(env, d.xfer())[0], d, b[2].tid, b[2].seq, 3);
     CHECK(b[2].tid == 514);
     env.run(20);
-    CHECK(env.tb.monitor().status(d.wch()) == kBusy);
+    CHECK(env.tb.status(d.wch()) == kBusy);
     env.ack(b[0]);
     env.wait_status(1, 8, kDone);
     CHECK(env.col.status_cycle(d.wch(), kDone) > env.col.rsps.back().cycle);
@@ -139,7 +139,7 @@ TEST_CASE("completion: the control packet counts as emitted when written to the 
       at[t.cycle] = t.pkt_valid;
     }
   } pv;
-  env.tb.monitor().add(pv);
+  env.tb.bus().add(pv);
   const ni::Descriptor d = notify_desc(2, 0, ni::Kind::Tid, 0x10, kNode, 100, kNaddr, kNtag);
   env.stall_pkt(200);
   REQUIRE(env.write_desc(d) == sim::kRespOkay);
@@ -170,7 +170,7 @@ TEST_CASE("completion: stale-seq, unknown-TID and duplicate responses are droppe
   env.ack(512, 0, true);     // 1xFID range, nothing pending
   env.run(10);
   CHECK(env.col.status.size() == st0);  // no status change
-  CHECK(env.tb.monitor().status(d.wch()) == kBusy);
+  CHECK(env.tb.status(d.wch()) == kBusy);
   Stats s = env.stats();
   CHECK(s[kDropped] == 5);
   CHECK(s[kAcks] == 0);
@@ -180,7 +180,7 @@ TEST_CASE("completion: stale-seq, unknown-TID and duplicate responses are droppe
   env.wait_status(3, 5, kDone);
   env.ack(b);  // duplicate: the entry is gone
   env.run(10);
-  CHECK(env.tb.monitor().status(d.wch()) == kDone);
+  CHECK(env.tb.status(d.wch()) == kDone);
   CHECK(env.col.status.size() == st0 + 1);
   s = env.stats();
   CHECK(s[kDropped] == 6);
@@ -212,7 +212,7 @@ TEST_CASE("completion: NACK -> ERROR once the other blocks resolve; every ID com
   env.ack(env.col.blocks[0], /*nack=*/true);
   env.run(30);
   CHECK(env.col.blocks.size() == 2);
-  CHECK(env.tb.monitor().status(t.wch()) == kBusy);
+  CHECK(env.tb.status(t.wch()) == kBusy);
   env.ack(env.col.blocks[1]);
   env.wait_status(4, 0, kError);
   env.run(30);
@@ -226,7 +226,7 @@ TEST_CASE("completion: NACK -> ERROR once the other blocks resolve; every ID com
   env.run_until([&] { return env.col.blocks_of(u.xfer()).size() == 2; }, 100, "blocks");
   env.ack(env.col.blocks_of(u.xfer())[1], true);
   env.run(20);
-  CHECK(env.tb.monitor().status(u.wch()) == kBusy);
+  CHECK(env.tb.status(u.wch()) == kBusy);
   env.ack(env.col.blocks_of(u.xfer())[0]);
   env.wait_status(4, 2, kError);
   CHECK(env.col.blocks_of(u.xfer()).size() == 2);

@@ -44,8 +44,8 @@ std::pair<uint64_t, uint64_t> latency_from_aw(const ni::Descriptor& d) {
   Env env;
   ValidTaps vt;
   WBeats wb;
-  env.tb.monitor().add(vt);
-  env.tb.monitor().add(wb);
+  env.tb.bus().add(vt);
+  env.tb.bus().add(wb);
   env.run(10);  // idle engine
   const std::vector<sim::AxiWrite> ws = desc_writes(d, Shape{16, true, {}});
   REQUIRE(ws.size() == 1);

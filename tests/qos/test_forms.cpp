@@ -304,7 +304,7 @@ TEST_CASE("forms: all 24 word orders of a line, with 64-bit and 128-bit beats", 
       REQUIRE(env.write(word_write(word_addr(1, ch, perm[j]), w[perm[j]], n % 3 == 0 ? 16 : 8)) ==
               sim::kRespOkay);
       // The transfer goes live with the fourth word only.
-      CHECK(env.tb.monitor().status(d.wch()) == (j < 3 ? kIdle : kBusy));
+      CHECK(env.tb.status(d.wch()) == (j < 3 ? kIdle : kBusy));
     }
     env.wait_outputs(p0 + b0 + 1);
     env.ack_until_finished(1, ch);

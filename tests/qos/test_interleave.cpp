@@ -50,7 +50,7 @@ TEST_CASE("interleave (AccSets=1): another line while one is partly accumulated"
   // an intruder), so nothing goes live until w0 comes again.
   REQUIRE(env.write_all({w8(b, 1), w8(b, 2), w8(b, 3)}) == std::vector<uint8_t>(3, sim::kRespOkay));
   env.run(20);
-  CHECK(env.tb.monitor().status(b.wch()) == kIdle);
+  CHECK(env.tb.status(b.wch()) == kIdle);
   CHECK(env.col.blocks.size() == 1);
   REQUIRE(env.write(w8(b, 0)) == sim::kRespOkay);
   env.wait_status(0, 9, kDone);
@@ -90,7 +90,7 @@ TEST_CASE("interleave (AccSets=1): thesis figure 3.4 word orders of a long descr
     std::vector<uint8_t> r = env.write_all({w8(d, 0), w8(d, 1), w8(d, 4), w8(d, 2), w8(d, 3)});
     CHECK(r == std::vector<uint8_t>{0, 0, sim::kRespSlverr, 0, 0});
     env.run(10);
-    CHECK(env.tb.monitor().status(d.wch()) == kIdle);  // line 0 accepted, not live
+    CHECK(env.tb.status(d.wch()) == kIdle);  // line 0 accepted, not live
     // Line 1, complete (w4 again, since it was dropped).
     r = env.write_all({w8(d, 5), w8(d, 4), w8(d, 6), w8(d, 7)});
     CHECK(r == std::vector<uint8_t>(4, sim::kRespOkay));
@@ -109,7 +109,7 @@ TEST_CASE("interleave (AccSets=1): thesis figure 3.4 word orders of a long descr
     CHECK(r == std::vector<uint8_t>(4, sim::kRespOkay));
     env.run(20);
     CHECK(env.col.outputs() == 0);
-    CHECK(env.tb.monitor().status(d.wch()) == kIdle);
+    CHECK(env.tb.status(d.wch()) == kIdle);
     r = env.write_all({w8(d, 7), w8(d, 6), w8(d, 5), w8(d, 4)});
     CHECK(r == std::vector<uint8_t>(4, sim::kRespOkay));
     env.wait_status(4, 10, kDone);
@@ -169,14 +169,14 @@ TEST_CASE("interleave (AccSets=1): the pending long descriptor of the accumulato
   env.wait_status(0, 22, kDone);
   CHECK(env.col.packets_of(l22.xfer()).empty());
   CHECK(env.col.blocks_of(s22.xfer()).size() == 1);
-  CHECK(env.tb.monitor().status(wch_of(0, 23)) == kIdle);
+  CHECK(env.tb.status(wch_of(0, 23)) == kIdle);
   // Line 0 at 24, line 0 at 26 (abandons 24's), line 1 of 24 rejected, line 1 of 26 live.
   const ni::Descriptor l24 = inline_desc(0, 24, 18, true, kNode | 24);
   const ni::Descriptor l26 = inline_desc(0, 26, 19, true, kNode | 26);
   CHECK(env.write_all({line(l24, 0), line(l26, 0), line(l24, 1), line(l26, 1)}) ==
         std::vector<uint8_t>{0, 0, sim::kRespSlverr, 0});
   env.wait_status(0, 26, kDone);
-  CHECK(env.tb.monitor().status(wch_of(0, 24)) == kIdle);
+  CHECK(env.tb.status(wch_of(0, 24)) == kIdle);
   CHECK(env.col.packets_of(l24.xfer()).empty());
   REQUIRE(env.col.packets_of(l26.xfer()).size() == 1);
   // While line 0 at 28 is pending, a short descriptor at 29 is judged as its line 1
@@ -187,7 +187,7 @@ TEST_CASE("interleave (AccSets=1): the pending long descriptor of the accumulato
         std::vector<uint8_t>{0, sim::kRespSlverr, 0});
   env.wait_status(0, 28, kDone);
   CHECK(env.col.blocks_of(s29.xfer()).empty());
-  CHECK(env.tb.monitor().status(wch_of(0, 29)) == kIdle);
+  CHECK(env.tb.status(wch_of(0, 29)) == kIdle);
   CHECK(env.stat(kWritesRejected) == 3);
   CHECK(env.stat(kDescAccepted) == 5);
   env.finish();

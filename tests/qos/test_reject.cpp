@@ -117,13 +117,13 @@ TEST_CASE("reject: descriptor rules R1..R10", "[engine][reject]") {
     const ni::Descriptor d2 = mem_desc(1, 10, ni::Kind::OneFid, 0x5000, kNode | 0x70000, 300);
     REQUIRE(env.write_desc(d1) == sim::kRespOkay);
     env.wait_outputs(1);
-    REQUIRE(env.tb.monitor().status(d1.wch()) == kBusy);
+    REQUIRE(env.tb.status(d1.wch()) == kBusy);
     expect_rejected(env, {short_write(d2)});  // BUSY
-    CHECK(env.tb.monitor().status(d1.wch()) == kBusy);
+    CHECK(env.tb.status(d1.wch()) == kBusy);
     env.ack_outstanding();
     env.wait_status(1, 10, kDone);
     expect_rejected(env, {short_write(d2)});  // DONE, not read yet
-    CHECK(env.tb.monitor().status(d1.wch()) == kDone);
+    CHECK(env.tb.status(d1.wch()) == kDone);
     CHECK(env.status(1, 10) == kDone);
     REQUIRE(env.write_desc(d2) == sim::kRespOkay);  // now IDLE: accepted
     env.wait_outputs(2);
@@ -144,13 +144,13 @@ TEST_CASE("reject: descriptor rules R1..R10", "[engine][reject]") {
     const std::vector<uint64_t> w = l20.encode();
     REQUIRE(env.write(line0(l20, w)) == sim::kRespOkay);
     expect_rejected(env, {line1(l20, w)});
-    CHECK(env.tb.monitor().status(l20.wch()) == kIdle);
+    CHECK(env.tb.status(l20.wch()) == kIdle);
     env.ack_until_finished(1, 21);
     CHECK(env.status(1, 21) == kDone);
     // The pending long descriptor was kept (design.md 3: a rejected line changes nothing
     // else): line 1 alone now makes it live.
     REQUIRE(env.write(line1(l20, w)) == sim::kRespOkay);
-    CHECK(env.tb.monitor().status(l20.wch()) == kBusy);
+    CHECK(env.tb.status(l20.wch()) == kBusy);
     env.ack_until_finished(1, 20);
     CHECK(env.status(1, 20) == kDone);
     REQUIRE(env.col.packets_of(l20.xfer()).size() == 1);  // its control packet
@@ -162,20 +162,20 @@ TEST_CASE("reject: descriptor rules R1..R10", "[engine][reject]") {
         notify_desc(2, 30, ni::Kind::Tid, 0x8000, kNode | 0x38000, 0x10000, 0x11, 0x22);
     REQUIRE(env.write_desc(l30) == sim::kRespOkay);
     env.wait_outputs(2);
-    REQUIRE(env.tb.monitor().status(l30.wch()) == kBusy);
+    REQUIRE(env.tb.status(l30.wch()) == kBusy);
     const std::size_t blocks_of_30 = env.col.blocks.size();
     expect_rejected(env, {short_write(tid_desc(2, 31))});
     expect_rejected(env, {short_write(inline_desc(2, 31, 4, false, kNode))});
-    CHECK(env.tb.monitor().status(l30.wch()) == kBusy);
-    CHECK(env.tb.monitor().status(wch_of(2, 31)) == kIdle);
+    CHECK(env.tb.status(l30.wch()) == kBusy);
+    CHECK(env.tb.status(wch_of(2, 31)) == kIdle);
     // A live *short* descriptor at an even channel does not block its odd neighbour.
     REQUIRE(env.write_desc(tid_desc(2, 40)) == sim::kRespOkay);
     REQUIRE(env.write_desc(tid_desc(2, 41)) == sim::kRespOkay);
     env.wait_outputs(blocks_of_30 + 2);
-    CHECK(env.tb.monitor().status(wch_of(2, 41)) == kBusy);
+    CHECK(env.tb.status(wch_of(2, 41)) == kBusy);
     // Once (2,30) is no longer BUSY (DONE, not even read), (2,31) takes a descriptor.
     env.ack_until_finished(2, 30);
-    REQUIRE(env.tb.monitor().status(l30.wch()) == kDone);
+    REQUIRE(env.tb.status(l30.wch()) == kDone);
     env.ack_until_finished(2, 40);
     env.ack_until_finished(2, 41);
     expect_works(env, 2, 31);
@@ -184,7 +184,7 @@ TEST_CASE("reject: descriptor rules R1..R10", "[engine][reject]") {
     // (2,31) takes a descriptor while (2,30) is BUSY.
     REQUIRE(env.write_desc(tid_desc(2, 30)) == sim::kRespOkay);
     env.wait_outputs(env.col.outputs() + 1);
-    REQUIRE(env.tb.monitor().status(l30.wch()) == kBusy);
+    REQUIRE(env.tb.status(l30.wch()) == kBusy);
     expect_works(env, 2, 31);
     env.ack_until_finished(2, 30);
   }
@@ -241,7 +241,7 @@ TEST_CASE("reject: descriptor rules R1..R10", "[engine][reject]") {
     w[7] = 0;
     REQUIRE(env.write(line0(l, w)) == sim::kRespOkay);
     expect_rejected(env, {line1(l, w)});
-    CHECK(env.tb.monitor().status(l.wch()) == kIdle);
+    CHECK(env.tb.status(l.wch()) == kIdle);
     // The right line 1 completes it (the pending line 0 was kept).
     REQUIRE(env.write(line1(l, l.encode())) == sim::kRespOkay);
     env.wait_status(7, 12, kDone);
@@ -299,7 +299,7 @@ TEST_CASE("reject: descriptor rules R1..R10", "[engine][reject]") {
         std::vector<uint64_t> w = l.encode();
         w[word] |= uint64_t{1} << b;
         expect_rejected(env, {line1(l, w)});
-        CHECK(env.tb.monitor().status(l.wch()) == kIdle);
+        CHECK(env.tb.status(l.wch()) == kIdle);
       }
     }
     REQUIRE(env.write(line1(l, l.encode())) == sim::kRespOkay);
@@ -438,7 +438,7 @@ TEST_CASE("reject: a beat that breaks a rule is dropped alone; the transaction's
   }
   env.run(20);
   CHECK(env.col.outputs() == 0);
-  CHECK(env.tb.monitor().status(d.wch()) == kIdle);
+  CHECK(env.tb.status(d.wch()) == kIdle);
   // w0, w1 are held: w2, w3 alone complete the line.
   REQUIRE(env.write(burst(word_addr(11, 22, 2), {w[2], w[3]}, 16)) == sim::kRespOkay);
   env.wait_status(11, 22, kDone);
@@ -485,7 +485,7 @@ TEST_CASE("reject: illegal reads answer SLVERR on every beat and clear nothing",
       CHECK(t.data[i] == 0);
     }
   }
-  CHECK(env.tb.monitor().status(wch_of(12, 3)) == kDone);
+  CHECK(env.tb.status(wch_of(12, 3)) == kDone);
   CHECK(env.status(12, 3) == kDone);
   CHECK(env.status(12, 3) == kIdle);
   CHECK(env.stat(kWritesRejected) == 0);  // reads are not counted

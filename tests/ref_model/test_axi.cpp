@@ -134,7 +134,7 @@ TEST_CASE("slave model: a descriptor in one 16-byte burst", "[axi][slave]") {
   d.dst = 0x200;
   d.size = 8;
   const auto w = d.encode();
-  const uint32_t base = desc_word_addr(3, 10, 0);  // 0x3140
+  const uint32_t base = desc_addr(3, 10, 0);  // 0x3140
   CHECK(base == 0x3140);
   std::vector<WriteBeatOutcome> out;
   const AxiResp r = s.write(

@@ -12,7 +12,7 @@ namespace {
 
 // One 8-byte beat writing word `w` (0..7; 4..7 land in line c+1) of the descriptor at (p, c).
 BeatWords word(unsigned p, unsigned c, unsigned w, uint64_t v) {
-  return {{desc_word_addr(p, c + w / 4, w % 4), v}};
+  return {{desc_addr(p, c + w / 4, w % 4), v}};
 }
 
 // Writes the words of `d` in the given order (indices 0..7), one word per beat; returns the
@@ -105,9 +105,9 @@ TEST_CASE("16-byte beats: two words each", "[write]") {
   DescriptorWriteModel m;
   const Descriptor d = mem(0, 2);
   const auto w = d.encode();
-  BeatResult r = m.apply_beat({{desc_word_addr(0, 2, 0), w[0]}, {desc_word_addr(0, 2, 1), w[1]}});
+  BeatResult r = m.apply_beat({{desc_addr(0, 2, 0), w[0]}, {desc_addr(0, 2, 1), w[1]}});
   CHECK_FALSE(r.line_complete);
-  r = m.apply_beat({{desc_word_addr(0, 2, 2), w[2]}, {desc_word_addr(0, 2, 3), w[3]}});
+  r = m.apply_beat({{desc_addr(0, 2, 2), w[2]}, {desc_addr(0, 2, 3), w[3]}});
   CHECK(r.line_complete);
   CHECK(r.live == std::vector<unsigned>{2});
 }

@@ -360,7 +360,7 @@ void FunctionalCoverage::declare_bins() {
 // Attach and output
 // ---------------------------------------------------------------------------------------------
 void FunctionalCoverage::attach(Testbench& tb) {
-  tb.monitor().add(*this);
+  tb.bus().add(*this);
   tb.model().set_observer(this);
 }
 

@@ -1,24 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "sim/tb/qos/testbench.hpp"
 
-#include <unistd.h>
-
 #include <algorithm>
-#include <chrono>
 #include <cinttypes>
 #include <cstdio>
 
-#include "Vqos_engine.h"
+#include "ref_model/qos/axi_rules.hpp"
 #include "verilated.h"
 
 namespace sim {
-
-namespace {
-double now_seconds() {
-  using namespace std::chrono;
-  return duration<double>(steady_clock::now().time_since_epoch()).count();
-}
-}  // namespace
 
 DutParams built_params() {
   DutParams p;
@@ -46,7 +36,8 @@ Testbench::Testbench(Options opt) : opt_(std::move(opt)) {
   const char* argv[] = {"ni_sim", seed_arg.c_str()};
   ctx_->commandArgs(2, argv);
   ctx_->fatalOnError(false);
-  dut_ = std::make_unique<Vqos_engine>(ctx_.get(), "qos_engine");
+  dut_ = std::make_unique<QosEngineDut>(*ctx_, "qos_engine");
+  const QosEnginePorts& io = dut_->ports();
   // Independent streams so that, e.g., more polling does not change the responder's choices.
   auto stream = [&](uint64_t k) {
     return std::make_unique<Rng>(opt_.cfg.seed * 0x9E3779B97F4A7C15ull + k * 0xC2B2AE3D27D4EB4Full);
@@ -56,20 +47,26 @@ Testbench::Testbench(Options opt) : opt_(std::move(opt)) {
   rsp_rng_ = stream(2);
   blk_rng_ = stream(3);
   pkt_rng_ = stream(4);
-  ctrl_ = std::make_unique<SimCtrl>(*ctx_, *dut_);
-  axi_ = std::make_unique<AxiMaster>(*dut_, *axi_rng_, opt_.cfg.axi);
-  rsp_ = std::make_unique<Responder>(*dut_, *rsp_rng_, opt_.cfg.responder);
-  blk_stall_ = std::make_unique<StallInjector>(*dut_, *blk_rng_, StallInjector::Port::Blk,
+  ctrl_ = std::make_unique<SimCtrl>(*ctx_);
+  ctrl_->add_dut(*dut_);
+  axi_ = std::make_unique<AxiMaster>(io.axi, *axi_rng_, opt_.cfg.axi);
+  rsp_ = std::make_unique<Responder>(io.rsp, *rsp_rng_, opt_.cfg.responder);
+  blk_stall_ = std::make_unique<StallInjector>(io.blk.ready, *blk_rng_, StallInjector::Port::Blk,
                                                opt_.cfg.blk_stall);
-  pkt_stall_ = std::make_unique<StallInjector>(*dut_, *pkt_rng_, StallInjector::Port::Pkt,
+  pkt_stall_ = std::make_unique<StallInjector>(io.pkt.ready, *pkt_rng_, StallInjector::Port::Pkt,
                                                opt_.cfg.pkt_stall);
-  mon_ = std::make_unique<Monitor>(*dut_);
+  trace_mon_ = std::make_unique<QosTraceMonitor>(
+      QosTraceMonitor::Ports{io.trace, io.blk, io.pkt, io.rsp, io.init_done}, bus_);
+  axi_mon_ = std::make_unique<AxiSlaveMonitor>(io.axi, bus_);
+  rsp_mon_ = std::make_unique<RspInMonitor>(io.rsp, bus_);
+  blk_mon_ = std::make_unique<BlkMonitor>(io.blk, bus_);
+  pkt_mon_ = std::make_unique<PktMonitor>(io.pkt, bus_);
   ni::Config mc;
   mc.intra_prios = p.intra_prios;
   mc.max_outstanding = p.max_outstanding;
   mc.acc_sets = p.acc_sets;
   model_ = std::make_unique<ni::EngineModel>(mc, p.pkt_depth);
-  sb_ = std::make_unique<Scoreboard>(*model_);
+  checker_ = std::make_unique<EngineChecker>(*model_);
   if (opt_.scenario != nullptr) {
     driver_ =
         std::make_unique<ScenarioDriver>(*opt_.scenario, *axi_, *rsp_, *blk_stall_, *pkt_stall_);
@@ -90,21 +87,28 @@ Testbench::Testbench(Options opt) : opt_(std::move(opt)) {
         [this](uint64_t c, uint64_t n) { rec_->stall(c, StallInjector::Port::Pkt, n); });
   }
 
-  // Drivers first, then the monitor (it samples what the drivers set).
+  // Drivers first, then the monitors (they sample what the drivers set) in the order their
+  // events reach the listeners (the log's order within a cycle), then the bus, which closes
+  // the cycle after the monitors' post-edge events.
   if (driver_) ctrl_->add(*driver_);
   if (cpu_) ctrl_->add(*cpu_);
   ctrl_->add(*axi_);
   ctrl_->add(*rsp_);
   ctrl_->add(*blk_stall_);
   ctrl_->add(*pkt_stall_);
-  ctrl_->add(*mon_);
+  ctrl_->add(*trace_mon_);
+  ctrl_->add(*axi_mon_);
+  ctrl_->add(*rsp_mon_);
+  ctrl_->add(*blk_mon_);
+  ctrl_->add(*pkt_mon_);
+  ctrl_->add(bus_);
   if (!opt_.capture_path.empty()) {
-    capture_ = std::make_unique<CaptureWriter>(*dut_, opt_.capture_path);
+    capture_ = std::make_unique<CaptureWriter>(dut_->capture_columns(), opt_.capture_path);
     ctrl_->add(*capture_);
   }
-  mon_->add(*sb_);
-  mon_->add(*rsp_);
-  if (log_) mon_->add(*log_);
+  bus_.add(*checker_);
+  bus_.add(*rsp_);
+  if (log_) bus_.add(*log_);
   if (!opt_.trace_path.empty()) ctrl_->open_trace(opt_.trace_path, opt_.trace_from);
 }
 
@@ -117,7 +121,7 @@ uint64_t Testbench::cycle() const { return ctrl_->cycle(); }
 
 void Testbench::start() {
   ctrl_->reset(4);
-  ctrl_->run_until([this] { return bool(dut_->init_done_o); }, 10000);
+  ctrl_->run_until([this] { return bool(*dut_->ports().init_done); }, 10000);
   start_wall_ = now_seconds();
   last_progress_ = start_wall_;
 }
@@ -125,7 +129,7 @@ void Testbench::start() {
 bool Testbench::run_until(const std::function<bool()>& done, uint64_t max_cycles) {
   const uint64_t end = ctrl_->cycle() + max_cycles;
   while (!done()) {
-    if (model_->failed() || ctrl_->cycle() >= end || SimCtrl::interrupted()) return false;
+    if (checker_->failed() || ctrl_->cycle() >= end || SimCtrl::interrupted()) return false;
     if (ctx_->gotError()) return false;
     ctrl_->step();
     if (opt_.progress && (ctrl_->cycle() & 0x3FFF) == 0) {
@@ -142,36 +146,56 @@ bool Testbench::run_until(const std::function<bool()>& done, uint64_t max_cycles
       }
     }
   }
-  return !model_->failed() && !ctx_->gotError();
+  return !checker_->failed() && !ctx_->gotError();
 }
 
 void Testbench::finish(RunResult& r) {
   // Read every statistics counter back over AXI: the model checks each value.
-  if (!model_->failed()) {
+  if (!checker_->failed()) {
     for (unsigned i = 0; i < ni::NumStats; ++i) {
       AxiRead rd;
-      rd.addr = (3u << 16) | (i << 4);
+      rd.addr = ni::stat_addr(i);
       axi_->read(rd);
     }
     run_until([this] { return !axi_->busy() && model_->quiescent(); }, 10000);
   }
-  std::vector<std::string> problems = model_->final_check(ctrl_->cycle());
+  conclude(r, true, "");
+}
+
+void Testbench::conclude(RunResult& r, bool ok, const std::string& timeout_msg) {
   r.cycles = ctrl_->cycle();
   r.wall_seconds = now_seconds() - start_wall_;
-  if (ctx_->gotError() && !model_->failed()) {
-    r.passed = false;
+  if (driver_ && driver_->failed()) {
+    r.failure = driver_->failure();
+    r.fail_cycle = driver_->failure_cycle();
+    return;
+  }
+  const bool assertion = ctx_->gotError();
+  if (!ok && !checker_->failed() && !assertion) {
+    r.interrupted = SimCtrl::interrupted();
+    r.timeout = !r.interrupted;
+    r.failure = r.interrupted ? "interrupted" : timeout_msg;
+    r.fail_cycle = ctrl_->cycle();
+    const std::vector<std::string> problems = checker_->final_check(ctrl_->cycle());
+    for (std::size_t i = 0; i < problems.size() && i < 10; ++i) {
+      r.detail += "  " + problems[i] + "\n";
+    }
+    return;
+  }
+  const std::vector<std::string> problems = checker_->final_check(ctrl_->cycle());
+  if (assertion && !checker_->failed()) {
     r.failure = "an RTL assertion failed (see the $error message above)";
     r.fail_cycle = ctrl_->cycle();
     return;
   }
-  if (model_->failed()) {
-    r.passed = false;
-    r.failure = model_->failure().what;
-    r.detail = model_->failure().detail;
-    r.fail_cycle = model_->failure().cycle;
+  if (checker_->failed()) {
+    const CheckFailure& f = checker_->first_error();
+    r.failure = f.what;
+    r.detail = f.detail;
+    r.fail_cycle = f.cycle;
     return;
   }
-  r.passed = problems.empty() && !r.timeout && !r.interrupted;
+  r.passed = problems.empty();
 }
 
 RunResult Testbench::run() {
@@ -195,47 +219,18 @@ RunResult Testbench::run_scenario() {
   uint64_t last_at = 0;
   for (const ScenarioEvent& e : opt_.scenario->events) last_at = std::max(last_at, e.at);
   uint64_t budget = last_at + 200000;
-  if (opt_.cfg.max_cycles != 0)
+  if (opt_.cfg.max_cycles != 0) {
     budget = opt_.cfg.max_cycles > cycle() ? opt_.cfg.max_cycles - cycle() : 0;
+  }
   const bool ok = run_until(
       [this] {
         return driver_->done() && !axi_->busy() && !rsp_->busy() && !blk_stall_->busy() &&
                !pkt_stall_->busy() && model_->quiescent();
       },
       budget);
-  r.cycles = ctrl_->cycle();
-  r.wall_seconds = now_seconds() - start_wall_;
-  if (driver_->failed()) {
-    r.failure = driver_->failure();
-    r.fail_cycle = driver_->failure_cycle();
-    return r;
-  }
-  if (!ok && !model_->failed() && !ctx_->gotError()) {
-    r.interrupted = SimCtrl::interrupted();
-    r.timeout = !r.interrupted;
-    r.failure = r.interrupted
-                    ? "interrupted"
-                    : "the engine did not become idle by cycle " + std::to_string(ctrl_->cycle()) +
-                          (driver_->done() ? "" : " (scenario events left)");
-    r.fail_cycle = ctrl_->cycle();
-    std::vector<std::string> problems = model_->final_check(ctrl_->cycle());
-    for (std::size_t i = 0; i < problems.size() && i < 10; ++i)
-      r.detail += "  " + problems[i] + "\n";
-    return r;
-  }
-  std::vector<std::string> problems = model_->final_check(ctrl_->cycle());
-  if (ctx_->gotError() && !model_->failed()) {
-    r.failure = "an RTL assertion failed (see the $error message above)";
-    r.fail_cycle = ctrl_->cycle();
-    return r;
-  }
-  if (model_->failed()) {
-    r.failure = model_->failure().what;
-    r.detail = model_->failure().detail;
-    r.fail_cycle = model_->failure().cycle;
-    return r;
-  }
-  r.passed = problems.empty();
+  conclude(r, ok,
+           "the engine did not become idle by cycle " + std::to_string(ctrl_->cycle()) +
+               (driver_->done() ? "" : " (scenario events left)"));
   return r;
 }
 
@@ -244,30 +239,20 @@ RunResult Testbench::run_random() {
   start();
   // --max-cycles is an absolute cycle number; otherwise a generous bound.
   uint64_t budget = 20000 + opt_.cfg.traffic.transfers * 400;
-  if (opt_.cfg.max_cycles != 0)
+  if (opt_.cfg.max_cycles != 0) {
     budget = opt_.cfg.max_cycles > cycle() ? opt_.cfg.max_cycles - cycle() : 0;
+  }
   const bool ok =
       run_until([this] { return cpu_->done() && !axi_->busy() && model_->quiescent(); }, budget);
   if (opt_.progress) std::fprintf(stderr, "\n");
-  if (!ok && !model_->failed() && !ctx_->gotError()) {
-    if (SimCtrl::interrupted()) {
-      r.interrupted = true;
-      r.failure = "interrupted";
-    } else {
-      r.timeout = true;
-      r.failure = "timeout: no completion after " + std::to_string(budget) + " cycles (" +
-                  std::to_string(cpu_->transfers_live()) + " transfers live, " +
-                  std::to_string(cpu_->seen_done() + cpu_->seen_error()) + " seen finished)";
-    }
-    r.fail_cycle = ctrl_->cycle();
-    r.cycles = ctrl_->cycle();
-    r.wall_seconds = now_seconds() - start_wall_;
-    std::vector<std::string> problems = model_->final_check(ctrl_->cycle());
-    for (std::size_t i = 0; i < problems.size() && i < 10; ++i)
-      r.detail += "  " + problems[i] + "\n";
+  if (ok) {
+    finish(r);
     return r;
   }
-  finish(r);
+  conclude(r, false,
+           "timeout: no completion after " + std::to_string(budget) + " cycles (" +
+               std::to_string(cpu_->transfers_live()) + " transfers live, " +
+               std::to_string(cpu_->seen_done() + cpu_->seen_error()) + " seen finished)");
   return r;
 }
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// The whole verification environment around one verilated qos_engine: simulation control,
-// AXI master, random CPU, responder, stall injectors, monitor, golden model and scoreboard,
-// and optional log writer. Used by ni_sim and by the Catch2 tests.
+// The verification environment around one verilated qos_engine (ICD sections 1-9): simulation
+// control, AXI master, random CPU or scenario driver, responder, stall injectors, one monitor
+// per interface, the engine checker (golden model) and the optional log writer, recorder and
+// capture. Used by ni_sim (--nodes 0) and by the directed tests of tests/qos/.
 #pragma once
 
 #include <cstdint>
@@ -13,18 +14,19 @@
 #include "ref_model/qos/engine_model.hpp"
 #include "sim/agents/axi_master.hpp"
 #include "sim/agents/cpu.hpp"
-#include "sim/agents/monitor.hpp"
+#include "sim/agents/engine_checker.hpp"
+#include "sim/agents/monitors.hpp"
 #include "sim/agents/responder.hpp"
-#include "sim/agents/scoreboard.hpp"
 #include "sim/agents/stall_injector.hpp"
+#include "sim/core/capture.hpp"
 #include "sim/core/config.hpp"
 #include "sim/core/log_writer.hpp"
 #include "sim/core/rng.hpp"
+#include "sim/core/run_result.hpp"
 #include "sim/core/scenario.hpp"
 #include "sim/core/sim_ctrl.hpp"
-#include "sim/tb/qos/capture.hpp"
+#include "sim/tb/qos/qos_engine_dut.hpp"
 
-class Vqos_engine;
 class VerilatedContext;
 
 namespace sim {
@@ -37,17 +39,6 @@ struct DutParams {
   unsigned pkt_depth = 16;
 };
 DutParams built_params();
-
-struct RunResult {
-  bool passed = false;
-  bool timeout = false;
-  bool interrupted = false;
-  uint64_t cycles = 0;
-  double wall_seconds = 0;
-  std::string failure;  // first failure, one line
-  std::string detail;   // context
-  uint64_t fail_cycle = 0;
-};
 
 class Testbench {
  public:
@@ -79,24 +70,34 @@ class Testbench {
   void finish(RunResult& r);
 
   SimCtrl& ctrl() { return *ctrl_; }
-  Vqos_engine& dut() { return *dut_; }
+  VerilatedContext& context() { return *ctx_; }
+  const QosEnginePorts& ports() const { return dut_->ports(); }
+  EventBus& bus() { return bus_; }
   AxiMaster& axi() { return *axi_; }
   Cpu* cpu() { return cpu_.get(); }
   Responder& responder() { return *rsp_; }
   StallInjector& blk_stall() { return *blk_stall_; }
   StallInjector& pkt_stall() { return *pkt_stall_; }
-  Monitor& monitor() { return *mon_; }
+  // A write channel's status as the engine holds it (from the trace port).
+  uint8_t status(unsigned wch) const { return trace_mon_->status(wch); }
   ni::EngineModel& model() { return *model_; }
-  Scoreboard& scoreboard() { return *sb_; }
+  Checker& checker() { return *checker_; }
   Rng& rng() { return *rng_; }
   const Options& options() const { return opt_; }
   uint64_t cycle() const;
-  bool failed() const { return model_->failed(); }
+  bool failed() const { return checker_->failed(); }
 
  private:
+  RunResult run_random();
+  RunResult run_scenario();
+  // Fills `r` after the run loop stopped: the first failure (checker, RTL assertion,
+  // scenario driver, timeout or interrupt) or a pass when `ok` and the final checks are clean.
+  void conclude(RunResult& r, bool ok, const std::string& timeout_msg);
+  void save_record(const RunResult& r);
+
   Options opt_;
   std::unique_ptr<VerilatedContext> ctx_;
-  std::unique_ptr<Vqos_engine> dut_;
+  std::unique_ptr<QosEngineDut> dut_;
   // One independent stream per stimulus source, so that a scenario replay (which has no
   // random CPU) reproduces the AXI master's, responder's and stall injectors' choices.
   std::unique_ptr<Rng> rng_;      // random CPU
@@ -105,22 +106,23 @@ class Testbench {
   std::unique_ptr<Rng> blk_rng_;  // blk stall injector
   std::unique_ptr<Rng> pkt_rng_;  // pkt stall injector
   std::unique_ptr<SimCtrl> ctrl_;
+  EventBus bus_;
   std::unique_ptr<AxiMaster> axi_;
   std::unique_ptr<Cpu> cpu_;
   std::unique_ptr<Responder> rsp_;
   std::unique_ptr<StallInjector> blk_stall_;
   std::unique_ptr<StallInjector> pkt_stall_;
-  std::unique_ptr<Monitor> mon_;
+  std::unique_ptr<QosTraceMonitor> trace_mon_;
+  std::unique_ptr<AxiSlaveMonitor> axi_mon_;
+  std::unique_ptr<RspInMonitor> rsp_mon_;
+  std::unique_ptr<BlkMonitor> blk_mon_;
+  std::unique_ptr<PktMonitor> pkt_mon_;
   std::unique_ptr<ni::EngineModel> model_;
-  std::unique_ptr<Scoreboard> sb_;
+  std::unique_ptr<EngineChecker> checker_;
   std::unique_ptr<LogWriter> log_;
   std::unique_ptr<ScenarioDriver> driver_;
   std::unique_ptr<Recorder> rec_;
   std::unique_ptr<CaptureWriter> capture_;
-
-  RunResult run_random();
-  RunResult run_scenario();
-  void save_record(const RunResult& r);
   double last_progress_ = 0;
   double start_wall_ = 0;
 };

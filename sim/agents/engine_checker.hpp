@@ -1,19 +1,26 @@
 // SPDX-License-Identifier: Apache-2.0
-// Feeds every monitored event to the golden model (ref_model/engine_model) and remembers the
-// first mismatch, which stops the run.
+// The cycle-level checker of a QoS engine: feeds every event of the engine's ports and trace
+// port to the golden model (ref_model/qos/engine_model) and reports its mismatches.
 #pragma once
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "ref_model/qos/engine_model.hpp"
-#include "sim/core/events.hpp"
+#include "sim/core/checker.hpp"
 
 namespace sim {
 
-class Scoreboard : public Listener {
+class EngineChecker : public Checker {
  public:
-  explicit Scoreboard(ni::EngineModel& model) : model_(model) {}
+  explicit EngineChecker(ni::EngineModel& model, std::string name = "engine")
+      : model_(model), name_(std::move(name)) {}
+
+  std::string name() const override { return name_; }
+  const std::vector<CheckFailure>& errors() const override;
+  bool quiescent() const override { return model_.quiescent(); }
+  std::vector<std::string> final_check(uint64_t cycle) override;
 
   void on_aw(const AwEvent& e) override;
   void on_w(const WEvent& e) override;
@@ -27,11 +34,12 @@ class Scoreboard : public Listener {
   void on_tap(const TapEvent& e) override;
   void end_of_cycle(uint64_t cycle) override;
 
-  bool failed() const { return model_.failed(); }
   ni::EngineModel& model() { return model_; }
 
  private:
   ni::EngineModel& model_;
+  std::string name_;
+  mutable std::vector<CheckFailure> errors_;  // mirrors the model's first failure
 };
 
 }  // namespace sim

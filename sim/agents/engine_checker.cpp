@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "sim/agents/engine_checker.hpp"
+
+namespace sim {
+
+const std::vector<CheckFailure>& EngineChecker::errors() const {
+  if (errors_.empty() && model_.failed()) {
+    const ni::ModelFailure& f = model_.failure();
+    errors_.push_back(CheckFailure{f.cycle, f.what, f.detail});
+  }
+  return errors_;
+}
+
+std::vector<std::string> EngineChecker::final_check(uint64_t cycle) {
+  return model_.final_check(cycle);
+}
+
+void EngineChecker::on_aw(const AwEvent& e) {
+  model_.aw(ni::AwFields{e.addr, e.len, e.size, e.burst, e.id});
+}
+void EngineChecker::on_w(const WEvent& e) { model_.w(ni::WBeat{e.lo, e.hi, e.strb, e.last}); }
+void EngineChecker::on_b(const BEvent& e) { model_.b(e.id, ni::AxiResp(e.resp)); }
+void EngineChecker::on_ar(const ArEvent& e) {
+  model_.ar(ni::ArFields{e.addr, e.len, e.size, e.burst, e.id});
+}
+void EngineChecker::on_r(const REvent& e) { model_.r(e.id, e.data, ni::AxiResp(e.resp), e.last); }
+void EngineChecker::on_block(const BlockEvent& e) { model_.block(e.tid, e.desc); }
+void EngineChecker::on_packet(const PacketEvent& e) { model_.packet(e.data); }
+void EngineChecker::on_rsp(const RspEvent& e) { model_.rsp(e.tid, e.seq, e.nack); }
+void EngineChecker::on_status(const StatusEvent& e) {
+  model_.status(e.wch, ni::Status(e.from), ni::Status(e.to));
+}
+void EngineChecker::on_tap(const TapEvent& e) {
+  ni::CycleTaps t;
+  t.deq = e.deq;
+  t.deq_qid = e.deq_qid;
+  t.deq_node = e.deq_node;
+  t.deq_first = e.deq_first;
+  t.enq = e.enq;
+  t.enq_src = e.enq_src;
+  t.enq_qid = e.enq_qid;
+  t.enq_node = e.enq_node;
+  t.s2_fire = e.s2_fire;
+  t.s2_hold = e.s2_hold;
+  t.s2_node = e.s2_node;
+  t.blk_valid = e.blk_valid;
+  t.blk_ready = e.blk_ready;
+  t.pkt_valid = e.pkt_valid;
+  t.pkt_ready = e.pkt_ready;
+  t.rsp_valid = e.rsp_valid;
+  t.rsp_ready = e.rsp_ready;
+  t.init_done = e.init_done;
+  t.axi_enq_req = e.axi_enq_req;
+  t.axi_starving = e.axi_starving;
+  model_.taps(t);
+}
+void EngineChecker::end_of_cycle(uint64_t cycle) { model_.end_cycle(cycle); }
+
+}  // namespace sim

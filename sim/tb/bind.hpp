@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: Apache-2.0
+// Port binding for verilated tops: fills the bundles of sim/core/ports.hpp from a verilated
+// model's port members by their ICD names, and wraps the model as a sim::Dut. Every top that
+// has an interface under its ICD names (qos_engine, ni_node) binds it with the same function,
+// so a new top needs only its own small adapter (sim/tb/<top>/).
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "sim/core/dut.hpp"
+#include "sim/core/ports.hpp"
+#include "verilated.h"
+#include "verilated_fst_c.h"
+
+namespace sim {
+
+template <std::size_t W>
+WideIn wide_in(VlWide<W>& v) {
+  return WideIn{v.data(), W};
+}
+template <std::size_t W>
+WideOut wide_out(const VlWide<W>& v) {
+  return WideOut{v.data(), W};
+}
+
+// The CPU-side AXI4 slave, s_axi_* (ICD 2).
+template <class V>
+AxiSlavePorts bind_axi_slave(V& m) {
+  AxiSlavePorts p;
+  p.awvalid = &m.s_axi_awvalid_i;
+  p.awready = &m.s_axi_awready_o;
+  p.awid = &m.s_axi_awid_i;
+  p.awaddr = &m.s_axi_awaddr_i;
+  p.awlen = &m.s_axi_awlen_i;
+  p.awsize = &m.s_axi_awsize_i;
+  p.awburst = &m.s_axi_awburst_i;
+  p.wvalid = &m.s_axi_wvalid_i;
+  p.wready = &m.s_axi_wready_o;
+  p.wdata = wide_in(m.s_axi_wdata_i);
+  p.wstrb = &m.s_axi_wstrb_i;
+  p.wlast = &m.s_axi_wlast_i;
+  p.bvalid = &m.s_axi_bvalid_o;
+  p.bready = &m.s_axi_bready_i;
+  p.bid = &m.s_axi_bid_o;
+  p.bresp = &m.s_axi_bresp_o;
+  p.arvalid = &m.s_axi_arvalid_i;
+  p.arready = &m.s_axi_arready_o;
+  p.arid = &m.s_axi_arid_i;
+  p.araddr = &m.s_axi_araddr_i;
+  p.arlen = &m.s_axi_arlen_i;
+  p.arsize = &m.s_axi_arsize_i;
+  p.arburst = &m.s_axi_arburst_i;
+  p.rvalid = &m.s_axi_rvalid_o;
+  p.rready = &m.s_axi_rready_i;
+  p.rid = &m.s_axi_rid_o;
+  p.rdata = wide_out(m.s_axi_rdata_o);
+  p.rresp = &m.s_axi_rresp_o;
+  p.rlast = &m.s_axi_rlast_o;
+  return p;
+}
+
+// A verilated model as a Dut: clock clk_i, reset rst_ni.
+template <class V>
+class VerilatedDut : public Dut {
+ public:
+  VerilatedDut(VerilatedContext& ctx, const std::string& name)
+      : m_(std::make_unique<V>(&ctx, name.c_str())), name_(name) {}
+  V& model() { return *m_; }
+  const V& model() const { return *m_; }
+
+  void set_clk(bool high) override { m_->clk_i = high; }
+  void set_rst_n(bool high) override { m_->rst_ni = high; }
+  void eval() override { m_->eval(); }
+  void trace(VerilatedFstC& fst, int levels) override { m_->trace(&fst, levels); }
+  void final() override { m_->final(); }
+  const std::string& name() const override { return name_; }
+
+ private:
+  std::unique_ptr<V> m_;
+  std::string name_;
+};
+
+}  // namespace sim
