@@ -2,6 +2,7 @@
 #include "ref_model/common/block_desc.hpp"
 
 #include <array>
+#include <iterator>
 #include <ostream>
 #include <utility>
 

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <iterator>
 #include <ostream>
 
 #include "ref_model/common/bits.hpp"
@@ -14,15 +15,13 @@ namespace ni {
 
 namespace {
 
-struct HdrField {
-  const char* name;
-  unsigned lsb;
-  unsigned width;
-};
-const HdrField kHdrFields[] = {
-    {"kind", 0, 4}, {"tid", 4, 10},      {"seq", 14, 14},  {"len", 28, 6},       {"notify", 34, 1},
-    {"pd", 35, 4},  {"xfer_id", 39, 11}, {"rsvd", 50, 14}, {"dst_addr", 64, 64},
-};
+// The header layout of ni_pkg::pkt_hdr_t, LSB first (the order of PacketHeader's members).
+namespace hf = ni_pkg::pkt_hdr_t;
+using HdrField = ni_pkg::Field;
+constexpr HdrField kHdrFields[] = {hf::kind, hf::tid,     hf::seq,  hf::len,     hf::notify,
+                                   hf::pd,   hf::xfer_id, hf::rsvd, hf::dst_addr};
+static_assert(std::size(kHdrFields) == std::size(hf::fields), "every pkt_hdr_t field");
+namespace cf = ni_pkg::ctrl_payload_t;
 
 uint64_t payload_word(const std::array<uint8_t, PktPayloadBytes>& p, unsigned i) {
   uint64_t w = 0;
@@ -56,10 +55,10 @@ PacketHeader PacketHeader::unpack(const Bits128& b) {
 
 std::array<uint8_t, PktPayloadBytes> CtrlPayload::pack() const {
   std::array<uint64_t, 4> w{};
-  set_field(w, 0, 64, notify_addr);
-  set_field(w, 64, 64, notify_tag);
-  set_field(w, 128, 32, size);
-  set_field(w, 160, CntW, total_blocks);
+  set_field(w, cf::notify_addr, notify_addr);
+  set_field(w, cf::notify_tag, notify_tag);
+  set_field(w, cf::size, size);
+  set_field(w, cf::total_blocks, total_blocks);
   std::array<uint8_t, PktPayloadBytes> p{};
   for (unsigned i = 0; i < PktPayloadBytes; ++i) p[i] = get_byte(w, i);
   return p;
@@ -69,10 +68,10 @@ CtrlPayload CtrlPayload::unpack(const std::array<uint8_t, PktPayloadBytes>& p) {
   std::array<uint64_t, 4> w{};
   for (unsigned i = 0; i < PktPayloadBytes; ++i) set_byte(w, i, p[i]);
   CtrlPayload c;
-  c.notify_addr = get_field(w, 0, 64);
-  c.notify_tag = get_field(w, 64, 64);
-  c.size = static_cast<uint32_t>(get_field(w, 128, 32));
-  c.total_blocks = static_cast<uint32_t>(get_field(w, 160, CntW));
+  c.notify_addr = get_field(w, cf::notify_addr);
+  c.notify_tag = get_field(w, cf::notify_tag);
+  c.size = static_cast<uint32_t>(get_field(w, cf::size));
+  c.total_blocks = static_cast<uint32_t>(get_field(w, cf::total_blocks));
   return c;
 }
 

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-// Constants, enums and index helpers of the QoS engine golden model.
+// Constants, enums and index helpers of the golden models.
 //
-// Mirrors rtl/ni_pkg.sv and ICD section 1. Everything in the model lives in namespace ni.
+// The constants are those of rtl/common/ni_pkg.sv, through the header scripts/gen_pkg.py
+// generates from it (ni_pkg_gen.hpp): the package is the one source of truth, and
+// tests/ref_model/test_types.cpp checks it against the ICD. Everything in the models lives in
+// namespace ni.
 #pragma once
 
 #include <cstdint>
@@ -9,38 +12,40 @@
 #include <optional>
 #include <string>
 
+#include "ni_pkg_gen.hpp"
+
 namespace ni {
 
 // ---------------------------------------------------------------------------------------------
 // Geometry (ICD section 1); fixed by the address map and the formats.
 // ---------------------------------------------------------------------------------------------
-constexpr unsigned NumPages = 16;
-constexpr unsigned ChPerPage = 128;  // 0..63 write channels, 64..127 read channels
-constexpr unsigned WrChPerPage = 64;
-constexpr unsigned NumXfers = NumPages * ChPerPage;  // 2048 Transfer Table lines
-constexpr unsigned NumWch = NumPages * WrChPerPage;  // 1024 write channels
-constexpr unsigned NumTids = 1024;                   // Transaction Table entries
-constexpr unsigned TidOnlyIds = 512;                 // TIDs 0..511 in the TID FIFO
-constexpr unsigned FlowBlocks = 4;                   // TIDs per flow: (f<<2)..(f<<2)+3
-constexpr unsigned Fid1Base = 128;                   // 1xFID pool 128..191
-constexpr unsigned Fid1Count = 64;
-constexpr unsigned Fid4Base = 192;  // 4xFID groups 192,196,..,252
-constexpr unsigned Fid4Count = 16;
-constexpr unsigned Fid4Stride = 4;
-constexpr uint32_t BlockBytes = 65536;
-constexpr unsigned BlockW = 16;  // log2(BlockBytes)
-constexpr unsigned SeqW = 14;
+constexpr unsigned NumPages = ni_pkg::NumPages;
+constexpr unsigned ChPerPage = ni_pkg::ChPerPage;  // 0..63 write channels, 64..127 read channels
+constexpr unsigned WrChPerPage = ni_pkg::WrChPerPage;
+constexpr unsigned NumXfers = ni_pkg::NumXfers;      // 2048 Transfer Table lines
+constexpr unsigned NumWch = ni_pkg::NumWch;          // 1024 write channels
+constexpr unsigned NumTids = ni_pkg::NumTids;        // Transaction Table entries
+constexpr unsigned TidOnlyIds = ni_pkg::TidOnlyIds;  // TIDs 0..511 in the TID FIFO
+constexpr unsigned FlowBlocks = ni_pkg::FlowBlocks;  // TIDs per flow: (f<<2)..(f<<2)+3
+constexpr unsigned Fid1Base = ni_pkg::Fid1Base;      // 1xFID pool 128..191
+constexpr unsigned Fid1Count = ni_pkg::Fid1Count;
+constexpr unsigned Fid4Base = ni_pkg::Fid4Base;  // 4xFID groups 192,196,..,252
+constexpr unsigned Fid4Count = ni_pkg::Fid4Count;
+constexpr unsigned Fid4Stride = ni_pkg::FlowBlocks;
+constexpr uint32_t BlockBytes = ni_pkg::BlockBytes;
+constexpr unsigned BlockW = ni_pkg::BlockW;  // log2(BlockBytes)
+constexpr unsigned SeqW = ni_pkg::SeqW;
 constexpr uint32_t SeqMask = (1u << SeqW) - 1;
-constexpr unsigned CntW = 18;  // block counts
-constexpr unsigned NumStats = 13;
-constexpr unsigned LineWords = 4;  // 64-bit words per Transfer Table line
+constexpr unsigned CntW = ni_pkg::CntW;  // block counts
+constexpr unsigned NumStats = ni_pkg::NumStats;
+constexpr unsigned LineWords = ni_pkg::LineW / 64;  // 64-bit words per Transfer Table line
 
 // Defaults of the configurable parameters.
 constexpr unsigned DefaultIntraPrios = 8;
 constexpr unsigned DefaultMaxOutstanding = 2;
 constexpr unsigned DefaultAccSets = 1;
-constexpr uint64_t DefaultMaxRetries = 3;
-constexpr uint64_t DefaultRetxTimeout = 0;  // 0 = off
+constexpr uint64_t DefaultMaxRetries = ni_pkg::MaxRetriesReset;
+constexpr uint64_t DefaultRetxTimeout = ni_pkg::RetxTimeoutReset;  // 0 = off
 
 // Parameters a model instance is built for.
 struct Config {
@@ -52,8 +57,18 @@ struct Config {
 // ---------------------------------------------------------------------------------------------
 // Enums
 // ---------------------------------------------------------------------------------------------
-enum class Kind : uint8_t { Tid = 0, OneFid = 1, FourFid = 2, Inline = 3 };
-enum class Status : uint8_t { Idle = 0, Busy = 1, Done = 2, Error = 3 };
+enum class Kind : uint8_t {
+  Tid = ni_pkg::kind_e::KindTid,
+  OneFid = ni_pkg::kind_e::Kind1x,
+  FourFid = ni_pkg::kind_e::Kind4x,
+  Inline = ni_pkg::kind_e::KindInline
+};
+enum class Status : uint8_t {
+  Idle = ni_pkg::status_e::StIdle,
+  Busy = ni_pkg::status_e::StBusy,
+  Done = ni_pkg::status_e::StDone,
+  Error = ni_pkg::status_e::StError
+};
 
 // "tid", "1x", "4x", "inline" (the scenario file's names).
 const char* to_string(Kind k);

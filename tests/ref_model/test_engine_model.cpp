@@ -108,7 +108,133 @@ std::unique_ptr<EngineModel> run_inline(
   return m;
 }
 
+// A TID-only memory transfer of two blocks on page 0 channel 0: 65,636 bytes from 0x1000 to
+// node 2 address 0 (block 0: 65,536 bytes, block 1: 100 bytes from 0x11000 to 0x10000),
+// written like InlineRun (live and enqueued into the TID-only queue in cycle 1, B in cycle
+// 2). Stage 1 dequeues it in cycle 2; stage 2 issues block 0 (TID 0, seq 0) in cycle 3 on the
+// stage-3 bypass and re-enqueues it (in flight 1 < MaxOutstanding 2); stage 1 dequeues it
+// again in cycle 4; stage 2 issues block 1 (TID 1, seq 1) in cycle 5, which leaves stage 3 in
+// cycle 6; the transfer parks (WAIT). ACKs of TID 0 and TID 1 in cycles 10 and 11 resolve it
+// in M2 at cycles 12 and 13: DONE reported in cycle 13.
+struct TwoBlockRun {
+  Descriptor d;
+  std::vector<uint64_t> w;
+  TwoBlockRun() {
+    d.kind = Kind::Tid;
+    d.src = 0x1000;
+    d.dst = 0x0002000000000000ull;
+    d.size = 65536 + 100;
+    w = d.encode();
+  }
+  // The block descriptors of ICD section 6, worked out by hand.
+  static BlockDesc block(unsigned k) {
+    BlockDesc b;
+    b.src_addr = k == 0 ? 0x1000 : 0x11000;
+    b.dst_addr = k == 0 ? 0x0002000000000000ull : 0x0002000000010000ull;
+    b.seq = uint16_t(k);
+    b.len_m1 = k == 0 ? 65535 : 99;
+    b.block_idx = uint16_t(k);
+    return b;  // pd 0, not CM, fid 0, no notify / chained / has_next, xfer 0
+  }
+};
+
+// The event stream of TwoBlockRun for cycles 0..15; `tweak(cycle, taps)` may change a cycle's
+// taps, `blk1` replaces block 1, `done_at` is the cycle DONE is reported.
+std::unique_ptr<EngineModel> run_two_blocks(
+    const std::function<void(uint64_t, CycleTaps&)>& tweak = nullptr,
+    const BlockDesc& blk1 = TwoBlockRun::block(1), uint64_t done_at = 13) {
+  TwoBlockRun r;
+  auto m = std::make_unique<EngineModel>();
+  for (uint64_t c = 0; c < 16 && !m->failed(); ++c) {
+    CycleTaps t = idle_taps();
+    auto enq = [&](unsigned src) {
+      t.enq = true;
+      t.enq_src = src;
+      t.enq_qid = 1;
+      t.enq_node = 0;
+    };
+    auto deq = [&](bool first) {
+      t.deq = true;
+      t.deq_qid = 1;
+      t.deq_node = 0;
+      t.deq_first = first;
+    };
+    if (c == 1) enq(2);  // AXI slave: live
+    if (c == 2) deq(true);
+    if (c == 3) {
+      t.s2_fire = true;
+      enq(1);  // segmenter: re-enqueue
+      t.blk_valid = true;
+    }
+    if (c == 4) deq(false);
+    if (c == 5) t.s2_fire = true;
+    if (c == 6) t.blk_valid = true;
+    if (c == 10 || c == 11) t.rsp_valid = t.rsp_ready = true;
+    if (tweak) tweak(c, t);
+    m->taps(t);
+    if (c == 0) {
+      m->aw(AwFields{0, 1, 4, AxiBurstIncr, 0});
+      m->w(WBeat{r.w[0], r.w[1], 0xFFFF, false});
+    }
+    if (c == 1) {
+      m->w(WBeat{r.w[2], r.w[3], 0xFFFF, true});
+      m->status(0, Status::Idle, Status::Busy);
+    }
+    if (c == 2) m->b(0, AxiResp::Okay);
+    if (c == 3 && t.blk_valid) m->block(0, TwoBlockRun::block(0).pack());
+    if (c == 6 && t.blk_valid) m->block(1, blk1.pack());
+    if (c == 10) m->rsp(0, 0, false);
+    if (c == 11) m->rsp(1, 1, false);
+    if (c == done_at) m->status(0, Status::Busy, Status::Done);
+    m->end_cycle(c);
+  }
+  return m;
+}
+
 }  // namespace
+
+TEST_CASE("engine model accepts a correct two-block transfer", "[engine_model]") {
+  auto m = run_two_blocks();
+  INFO((m->failed() ? m->failure().what + "\n" + m->failure().detail : std::string()));
+  REQUIRE_FALSE(m->failed());
+  REQUIRE(m->final_check(16).empty());
+  CHECK(m->transfers_done() == 1);
+  CHECK(m->stats().get(Stat::BlocksIssued) == 2);
+  CHECK(m->stats().get(Stat::AcksAccepted) == 2);
+  CHECK(m->tid_fifo_size() == TidOnlyIds);
+}
+
+TEST_CASE("engine model rejects wrong variants of the two-block stream", "[engine_model]") {
+  SECTION("block 1 with the wrong length") {
+    BlockDesc b = TwoBlockRun::block(1);
+    b.len_m1 = 100;
+    auto m = run_two_blocks(nullptr, b);
+    REQUIRE(m->failed());
+    CHECK(m->failure().cycle == 6);
+    CHECK(m->failure().what.find("block descriptor mismatch") != std::string::npos);
+    CHECK(m->failure().detail.find("len_m1") != std::string::npos);
+  }
+  SECTION("no re-enqueue after block 0 (below MaxOutstanding)") {
+    auto m = run_two_blocks([](uint64_t c, CycleTaps& t) {
+      if (c == 3) t.enq = false;
+    });
+    REQUIRE(m->failed());
+    CHECK(m->failure().cycle == 3);
+    CHECK(m->failure().what.find("enqueue: expected transfer 0") != std::string::npos);
+  }
+  SECTION("block 0 held in stage 3 while blk is ready") {
+    auto m = run_two_blocks([](uint64_t c, CycleTaps& t) {
+      if (c == 3) t.blk_valid = false;
+    });
+    REQUIRE(m->failed());
+  }
+  SECTION("DONE after the first ACK") {
+    auto m = run_two_blocks(nullptr, TwoBlockRun::block(1), 12);
+    REQUIRE(m->failed());
+    CHECK(m->failure().cycle == 12);
+    CHECK(m->failure().what.find("status changes differ") != std::string::npos);
+  }
+}
 
 TEST_CASE("engine model accepts a correct inline transfer", "[engine_model]") {
   auto m = run_inline();

@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "ref_model/qos/msg_handler_model.hpp"
+
+namespace ni {
+
+void MsgHandlerModel::finish(unsigned x, bool err, uint64_t c) {
+  Xfer& X = st_.xf[x];
+  X.where = Where::Idle;
+  st_.finishes.push_back({wch_of_xfer(x), err ? Status::Error : Status::Done});
+  if (X.d.kind == Kind::OneFid) st_.fid1_fifo.push(X.flow);
+  if (X.d.kind == Kind::FourFid) st_.fid4_fifo.push(X.flow);
+  st_.stats.inc(err ? Stat::XfersError : Stat::XfersDone);
+  (err ? st_.metrics.error : st_.metrics.done)++;
+  st_.metrics.latency[static_cast<unsigned>(X.d.kind)].add(c - X.live_cycle);
+  --st_.metrics.live_now;
+  if (finish_hook_) finish_hook_(x, err ? Status::Error : Status::Done, c);
+}
+
+void MsgHandlerModel::m2(uint64_t c) {
+  if (!m2_) return;
+  const M2 m = *m2_;
+  m2_.reset();
+  using Mh = ModelObserver::Mh;
+  if (m.is_fin) {
+    st_.observe_mh(c, m.f.err ? Mh::FinishFifoError : Mh::FinishFifoDone, m.f.xfer);
+    finish(m.f.xfer, m.f.err, c);
+    return;
+  }
+  const unsigned x = m.xfer;
+  Xfer& X = st_.xf[x];
+  st_.ptt[m.r.tid].valid = false;
+  if (!is_cm(X.d.kind)) st_.tid_fifo.push(m.r.tid);
+  ++X.resolved;
+  if (m.r.nack) X.err = true;
+  st_.stats.inc(m.r.nack ? Stat::Nacks : Stat::AcksAccepted);
+  if (X.where != Where::Parked) {  // queued or in stage 2: the segmenter decides
+    st_.observe_mh(c, Mh::ResolveActive, x);
+    return;
+  }
+  switch (X.park) {
+    case Park::More:
+      st_.observe_mh(c, Mh::WakeMore, x);
+      st_.exp_enq.push_back(Enq{0, X.own_qid, x});
+      X.where = Where::Queued;
+      break;
+    case Park::NeedCtrl:
+      if (X.err) {
+        st_.observe_mh(c, X.resolved == X.total ? Mh::NeedCtrlErrFinish : Mh::NeedCtrlErrWait, x);
+        if (X.resolved == X.total) finish(x, true, c);
+      } else if (X.resolved + 1 == X.total) {
+        st_.observe_mh(c, Mh::WakeCtrl, x);
+        st_.exp_enq.push_back(Enq{0, 0, x});
+        X.where = Where::Queued;
+      } else {
+        st_.observe_mh(c, Mh::NeedCtrlWait, x);
+      }
+      break;
+    case Park::Wait:
+      if (X.resolved == X.total) {
+        st_.observe_mh(c, X.err ? Mh::FinishM2Error : Mh::FinishM2Done, x);
+        finish(x, X.err, c);
+      } else {
+        st_.observe_mh(c, Mh::WaitMore, x);
+      }
+      break;
+  }
+}
+
+void MsgHandlerModel::m1(uint64_t c) {
+  if (!m1_) return;
+  const M1 m = *m1_;
+  m1_.reset();
+  if (m.is_fin) {
+    M2 n;
+    n.is_fin = true;
+    n.f = m.f;
+    m2_ = n;
+    return;
+  }
+  const PttEntry& e = st_.ptt[m.r.tid];
+  if (!e.valid || e.seq != m.r.seq) {
+    st_.observe_mh(c, e.valid ? ModelObserver::Mh::RspDropStale : ModelObserver::Mh::RspDropUnknown,
+                   e.valid ? e.xfer : 0);
+    st_.stats.inc(Stat::RspDropped);
+    return;
+  }
+  st_.observe_mh(c, m.r.nack ? ModelObserver::Mh::RspNack : ModelObserver::Mh::RspAck, e.xfer);
+  M2 n;
+  n.r = m.r;
+  n.xfer = e.xfer;
+  m2_ = n;
+}
+
+void MsgHandlerModel::m0(uint64_t c) {
+  const CycleTaps& t = st_.taps;
+  const bool seg_req = !st_.fin_fifo.empty();
+  const bool mh_req = t.rsp_valid && t.init_done;  // responses wait for init_done_o
+  const bool rsp_hs = !rsp_.empty();
+  if (rsp_.size() > 1) st_.fail(c, "more than one response handshake in a cycle");
+  bool seg_gnt = false;
+  if (seg_req && mh_req) {
+    seg_gnt = arb_last_mh_;
+    st_.observe_mh(c, seg_gnt ? ModelObserver::Mh::ArbTieSeg : ModelObserver::Mh::ArbTieMh,
+                   st_.fin_fifo.front().xfer);
+  } else {
+    seg_gnt = seg_req;
+  }
+  if (mh_req && !seg_gnt && !rsp_hs) {
+    st_.fail(c, "response not accepted although the Message Handler's arbiter grants it");
+  }
+  if (rsp_hs && seg_gnt) {
+    st_.fail(c, "response accepted although the arbiter grants the segmenter's finish event");
+  }
+  if (seg_gnt) {
+    M1 m;
+    m.is_fin = true;
+    m.f = st_.fin_fifo.front();
+    st_.fin_fifo.pop_front();
+    m1_ = m;
+    arb_last_mh_ = false;
+  } else if (rsp_hs) {
+    M1 m;
+    m.r = rsp_.front();
+    m1_ = m;
+    arb_last_mh_ = true;
+  }
+}
+
+}  // namespace ni

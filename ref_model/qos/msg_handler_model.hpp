@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: Apache-2.0
+// The Message Handler (docs/design.md section 9), pipelined like the RTL: M0 arbitrates
+// between a network response and the segmenter's finish FIFO (adaptive arbiter), M1 checks a
+// response against the Pending Transactions Table, M2 resolves it (returns the TID, wakes a
+// parked transfer, or finishes it) or finishes a transfer for the segmenter.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <vector>
+
+#include "ref_model/qos/engine_state.hpp"
+
+namespace ni {
+
+class MsgHandlerModel {
+ public:
+  explicit MsgHandlerModel(EngineState& st) : st_(st) {}
+
+  // A response handshake of the current cycle.
+  void rsp(unsigned tid, unsigned seq, bool nack) { rsp_.push_back({tid, seq, nack}); }
+  // The stages, in this order each cycle (each sees its input of the previous cycle).
+  void m2(uint64_t c);
+  void m1(uint64_t c);
+  void m0(uint64_t c);
+  void end_cycle() { rsp_.clear(); }
+  bool idle() const { return !m1_ && !m2_; }
+
+  using FinishHook = std::function<void(unsigned xfer, Status st, uint64_t cycle)>;
+  void on_finish(FinishHook h) { finish_hook_ = std::move(h); }
+
+ private:
+  struct RspIn {
+    unsigned tid, seq;
+    bool nack;
+  };
+  struct M1 {
+    bool is_fin = false;
+    RspIn r{};
+    Fin f{};
+  };
+  struct M2 {
+    bool is_fin = false;
+    RspIn r{};
+    Fin f{};
+    unsigned xfer = 0;
+  };
+  void finish(unsigned x, bool err, uint64_t c);
+
+  EngineState& st_;
+  std::vector<RspIn> rsp_;
+  std::optional<M1> m1_;
+  std::optional<M2> m2_;
+  bool arb_last_mh_ = false;  // md_arbiter: the handler was served last
+  FinishHook finish_hook_;
+};
+
+}  // namespace ni
