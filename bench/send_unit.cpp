@@ -52,8 +52,6 @@ void SendUnit::drive(uint64_t cycle) {
       if (have_blk_) {
         const uint32_t p = std::min<uint32_t>(blk_left_, opt_.max_payload);
         blk_left_ -= p;
-        block_bytes_ += p;
-        ++data_packets_;
         left_ = opt_.overhead + (p + opt_.word_bytes - 1) / opt_.word_bytes;
         cur_ = Cur::BlockPacket;
       }
@@ -63,11 +61,9 @@ void SendUnit::drive(uint64_t cycle) {
     ++busy_cycles_;
     if (--left_ == 0) {  // this cycle carries the item's last word
       if (cur_ == Cur::SmallPacket) {
-        ++small_sent_;
         if (pkt_.acked)
           rsp_.script(cycle + opt_.net_delay, uint16_t(pkt_.tid), uint16_t(pkt_.seq), false);
       } else if (blk_left_ == 0) {
-        ++blocks_sent_;
         have_blk_ = false;
         rsp_.script(cycle + opt_.net_delay, uint16_t(blk_.tid), uint16_t(blk_.seq), false);
       }

@@ -55,13 +55,8 @@ class SendUnit : public sim::Component, public sim::Listener {
     return cur_ != Cur::None || have_blk_ || !blks_.empty() || !pkts_.empty();
   }
 
-  // Cycles the datapath carried something; payload bytes of blocks sent; data packets; blocks
-  // and inline / control packets completed.
+  // Cycles the datapath carried something.
   uint64_t busy_cycles() const { return busy_cycles_; }
-  uint64_t block_bytes() const { return block_bytes_; }
-  uint64_t data_packets() const { return data_packets_; }
-  uint64_t blocks_sent() const { return blocks_sent_; }
-  uint64_t small_packets_sent() const { return small_sent_; }
 
  private:
   struct Blk {
@@ -87,7 +82,7 @@ class SendUnit : public sim::Component, public sim::Listener {
   Blk blk_{};
   uint32_t blk_left_ = 0;  // bytes of blk_ not yet packetised
   Pkt pkt_{};
-  uint64_t busy_cycles_ = 0, block_bytes_ = 0, data_packets_ = 0, blocks_sent_ = 0, small_sent_ = 0;
+  uint64_t busy_cycles_ = 0;
 };
 
 }  // namespace bench

@@ -75,7 +75,6 @@ class EngineModel {
   uint64_t reads_done() const { return st_.metrics.reads; }
   unsigned max_queue_depth() const { return st_.metrics.max_queue_depth; }
   unsigned live_now() const { return st_.metrics.live_now; }
-  Status channel_status(unsigned wch) const { return cpu_.axi().status().get(wch); }
   const AxiSlaveModel& axi() const { return cpu_.axi(); }
   unsigned tid_fifo_size() const { return unsigned(st_.tid_fifo.size()); }
 

@@ -25,12 +25,6 @@ void AxiMaster::read(AxiRead r, ReadDone done) {
   rd_.push_back(std::move(p));
 }
 
-std::size_t AxiMaster::writes_unissued() const {
-  std::size_t n = 0;
-  for (const auto& w : wr_) n += w->aw_done ? 0 : 1;
-  return n;
-}
-
 void AxiMaster::on_reset() {
   *p_.awvalid = 0;
   *p_.wvalid = 0;

@@ -79,9 +79,6 @@ class AxiMaster : public Component {
   void set_options(const Options& o) { opt_ = o; }
 
   std::size_t writes_pending() const { return wr_.size(); }
-  std::size_t reads_pending() const { return rd_.size(); }
-  // Writes whose AW has not been accepted yet.
-  std::size_t writes_unissued() const;
 
   void on_reset() override;
   void drive(uint64_t cycle) override;

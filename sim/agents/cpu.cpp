@@ -222,7 +222,6 @@ void Cpu::issue_descriptor(uint64_t cycle, bool intruder) {
   };
   const std::vector<uint64_t> words = d.encode();
   if (!intruder) {
-    if (desc_hook_) desc_hook_(d, false, "");
     write_words(page, ch, words, on_done);
     return;
   }
@@ -234,7 +233,6 @@ void Cpu::issue_descriptor(uint64_t cycle, bool intruder) {
   unsigned ipage = acc_sets_ == 1 ? cfg_.pages[rng_.range(0, cfg_.pages.size() - 1)] : page;
   unsigned ich = own_line1 ? ch + 1 : unsigned(rng_.range(0, 127));
   if (ipage == page && ich == ch) ich = (ch + 2) % 128;
-  if (desc_hook_) desc_hook_(d, true, own_line1 ? "line 1 before line 0" : "interleave");
   struct Track {
     unsigned left = 0;
     bool ok = true;
@@ -264,94 +262,70 @@ void Cpu::issue_descriptor(uint64_t cycle, bool intruder) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Deliberately illegal writes: each one leaves no partial line behind.
+// Deliberately illegal writes: each one leaves no partial line behind. One of 14 kinds, drawn
+// uniformly: the descriptor rules R1, R2, R4..R10 of docs/design.md section 3 as whole lines,
+// then five kinds of AXI-level errors.
 // ---------------------------------------------------------------------------------------------
 void Cpu::issue_illegal(uint64_t cycle) {
-  (void)cycle;
   ++illegal_sent_;
-  auto how_p = std::make_shared<std::string>();
-  auto rejected = [this, how_p](bool ok) {
-    if (!ok)
-      ++illegal_rejected_;
-    else if (std::getenv("NI_DEBUG_ILLEGAL"))
-      std::fprintf(stderr, "illegal write accepted: %s\n", how_p->c_str());
-  };
-  auto single = [&](uint32_t addr, uint8_t size, uint8_t burst, AxiBeat b, int len = -1) {
-    AxiWrite w;
-    w.addr = addr;
-    w.size = size;
-    w.burst = burst;
-    w.len = len;
-    w.beats.push_back(b);
-    axi_.write(std::move(w),
-               [rejected](const AxiWrite& t) { rejected(t.resp != kRespOkay ? false : true); });
-  };
   const unsigned page = cfg_.pages[rng_.range(0, cfg_.pages.size() - 1)];
-  unsigned fch = 0;
-  unsigned fpage = page;
-  const bool have_free = pick_channel(false, fpage, fch);
-  ni::Descriptor d = random_descriptor(fpage, fch);
+  Target t{page, 0};
+  // A free channel when there is one (otherwise the write also breaks R2, still illegal).
+  pick_channel(false, t.page, t.ch);
+  ni::Descriptor d = random_descriptor(t.page, t.ch);
   d.notify = false;
   d.long_mode = ni::LongMode::Short;
   if (d.kind == ni::Kind::Inline) {
     d.size = std::min<uint32_t>(d.size, 16);
     d.payload.resize(d.size);
   }
-  std::string& how = *how_p;
+  const unsigned kind = unsigned(rng_.range(0, 13));
+  if (kind == 1) {
+    if (!illegal_busy_channel(d)) {
+      // No channel can be relied on to stay busy: draw again.
+      --illegal_sent_;
+      issue_illegal(cycle);
+    }
+    return;
+  }
+  if (kind >= 9) {
+    illegal_axi(kind, d, t);
+    return;
+  }
+  std::string how;
+  const std::vector<uint64_t> words = illegal_line(kind, d, t, how);
+  // Descriptor-rule cases: whole lines, so nothing stays in the accumulator.
+  write_words(t.page, t.ch, words, [this](bool ok) { count_illegal(ok); });
+}
+
+void Cpu::count_illegal(bool accepted) {
+  if (!accepted) ++illegal_rejected_;
+}
+
+// The words of a line that breaks descriptor rule `kind` (0, 2..8); may move the target.
+std::vector<uint64_t> Cpu::illegal_line(unsigned kind, const ni::Descriptor& d, Target& t,
+                                        std::string& how) {
   std::vector<uint64_t> words;
-  unsigned wpage = fpage, wch = fch;
-  switch (rng_.range(0, 13)) {
+  ni::Descriptor e = d;
+  switch (kind) {
     case 0:  // R1: read channel
       how = "R1 read channel";
-      wch = 64 + unsigned(rng_.range(0, 63));
-      words = d.encode();
-      break;
-    case 1: {  // R2: a channel that is not IDLE
-      how = "R2 busy channel";
-      unsigned start = unsigned(rng_.range(0, 1023));
-      bool found = false;
-      for (unsigned i = 0; i < 1024 && !found; ++i) {
-        const unsigned w = (start + i) % 1024;
-        if (ch_[w] == Ch::Busy) {
-          wpage = ni::wch_page(w);
-          wch = ni::wch_channel(w);
-          found = true;
-        }
-      }
-      // A status read in flight could clear the channel before the write is judged.
-      if (!found || read_pending_) {
-        --illegal_sent_;
-        return issue_illegal(cycle);
-      }
-      words = d.encode();
-      // Until this write is judged the channel must stay non-IDLE: no status read may clear it.
-      const unsigned held = ni::wch_index(wpage, wch);
-      ++hold_[held];
-      if (desc_hook_) desc_hook_(d, true, how);
-      write_words(wpage, wch, words, [this, rejected, held](bool ok) {
-        --hold_[held];
-        rejected(ok);
-      });
-      return;
-    }
+      t.ch = 64 + unsigned(rng_.range(0, 63));
+      return d.encode();
     case 2:  // R4: size 0
       how = "R4 size 0";
       words = d.encode();
       words[3] &= ~uint64_t{0xFFFFFFFF};
-      break;
-    case 3: {  // R5: inline too large for a short descriptor
+      return words;
+    case 3:  // R5: inline too large for a short descriptor
       how = "R5 inline size";
-      ni::Descriptor e = d;
       e.kind = ni::Kind::Inline;
       e.size = 17 + unsigned(rng_.range(0, 15));
       e.payload.assign(e.size, 0x5A);
       e.long_mode = ni::LongMode::Short;
-      words = e.encode();
-      break;
-    }
-    case 4: {  // R6: memory notify without long
+      return e.encode();
+    case 4:  // R6: memory notify without long
       how = "R6 notify short";
-      ni::Descriptor e = d;
       if (e.kind == ni::Kind::Inline) {
         e.kind = ni::Kind::Tid;
         e.size = 64;
@@ -359,36 +333,28 @@ void Cpu::issue_illegal(uint64_t cycle) {
       }
       e.notify = true;
       e.long_mode = ni::LongMode::Short;
-      words = e.encode();
-      break;
-    }
-    case 5: {  // R7: long on an odd channel (line 1 then lands on an even channel: size 0)
+      return e.encode();
+    case 5:  // R7: long on an odd channel (line 1 then lands on an even channel: size 0)
       how = "R7 long odd";
-      ni::Descriptor e = d;
       e.long_mode = ni::LongMode::Long;
-      wch = (fch | 1u);
-      if (wch >= 63) wch = 61;
-      words = e.encode();
-      break;
-    }
+      t.ch |= 1u;
+      if (t.ch >= 63) t.ch = 61;
+      return e.encode();
     case 6:  // R8: last missing
       how = "R8 last";
       words = d.encode();
       words[3] &= ~ni::CtrlLast;
-      break;
-    case 7: {  // R9: destination overflow
+      return words;
+    case 7:  // R9: destination overflow
       how = "R9 dst overflow";
-      ni::Descriptor e = d;
       if (e.kind == ni::Kind::Inline) {
         e.kind = ni::Kind::Tid;
         e.payload.clear();
       }
       e.size = 2 + uint32_t(rng_.range(0, 1u << 20));
       e.dst = (e.dst & 0xFFFF000000000000ull) | (kAddrSpace - 1 - rng_.range(0, e.size - 2));
-      words = e.encode();
-      break;
-    }
-    case 8: {  // R10: reserved bits
+      return e.encode();
+    default:  // 8, R10: reserved bits
       how = "R10 reserved";
       words = d.encode();
       if (d.kind != ni::Kind::Inline && rng_.percent(50)) {
@@ -396,56 +362,81 @@ void Cpu::issue_illegal(uint64_t cycle) {
       } else {
         words[3] |= uint64_t{1} << (40 + rng_.range(0, 22));
       }
+      return words;
+  }
+}
+
+// R2: a descriptor for a channel that is not IDLE. False when none can be used.
+bool Cpu::illegal_busy_channel(const ni::Descriptor& d) {
+  const unsigned start = unsigned(rng_.range(0, 1023));
+  unsigned busy = 1024;
+  for (unsigned i = 0; i < 1024; ++i) {
+    const unsigned w = (start + i) % 1024;
+    if (ch_[w] == Ch::Busy) {
+      busy = w;
       break;
     }
-    case 9: {  // AXI: burst FIXED/WRAP, or 4-byte beats: every beat dropped
+  }
+  // A status read in flight could clear the channel before the write is judged.
+  if (busy == 1024 || read_pending_) return false;
+  // Until this write is judged the channel must stay non-IDLE: no status read may clear it.
+  ++hold_[busy];
+  write_words(ni::wch_page(busy), ni::wch_channel(busy), d.encode(), [this, busy](bool ok) {
+    --hold_[busy];
+    count_illegal(ok);
+  });
+  return true;
+}
+
+// AXI-level errors (kind 9..13): every beat of the transaction is dropped.
+void Cpu::illegal_axi(unsigned kind, const ni::Descriptor& d, const Target& t) {
+  auto single = [&](uint32_t addr, uint8_t size, AxiBeat b) {
+    AxiWrite w;
+    w.addr = addr;
+    w.size = size;
+    w.beats.push_back(b);
+    axi_.write(std::move(w), [this](const AxiWrite& r) { count_illegal(r.resp == kRespOkay); });
+  };
+  const uint32_t line = ni::desc_addr(t.page, t.ch, 0);
+  std::string how;
+  switch (kind) {
+    case 9: {  // burst FIXED/WRAP, or 4-byte beats
       how = "AXI burst/size";
-      words = d.encode();
+      const std::vector<uint64_t> words = d.encode();
       AxiWrite w;
-      w.addr = ni::desc_addr(wpage, wch, 0);
+      w.addr = line;
       const bool bad_size = rng_.percent(50);
       w.size = bad_size ? 2 : 4;
-      w.burst = bad_size ? 1 : (rng_.percent(50) ? 0 : 2);
+      w.burst =
+          bad_size ? ni::AxiBurstIncr : (rng_.percent(50) ? ni::AxiBurstFixed : ni::AxiBurstWrap);
       for (unsigned i = 0; i < words.size(); i += 2)
         w.beats.push_back(AxiBeat{words[i], words[i + 1], 0xFFFF, false});
       w.beats.back().last = true;
-      axi_.write(std::move(w), [rejected](const AxiWrite& t) { rejected(t.resp == kRespOkay); });
-      if (desc_hook_) desc_hook_(d, true, how);
-      return;
+      axi_.write(std::move(w), [this](const AxiWrite& r) { count_illegal(r.resp == kRespOkay); });
+      break;
     }
-    case 10:  // AXI: misaligned address
+    case 10:  // misaligned address
       how = "AXI align";
-      single(ni::desc_addr(wpage, wch, 0) | 4, 3, 1, AxiBeat{d.encode()[0], 0, 0x00FF, true});
-      if (desc_hook_) desc_hook_(d, true, how);
-      return;
-    case 11: {  // AXI: strobe not all-ones over a word, or outside the beat
+      single(line | 4, 3, AxiBeat{d.encode()[0], 0, 0x00FF, true});
+      break;
+    case 11: {  // strobe not all-ones over a word, or outside the beat
       how = "AXI strobe";
       static constexpr uint16_t kBad[] = {0x000F, 0x00F0, 0x0FF0, 0xFF0F, 0x0001, 0x8000};
       const bool narrow = rng_.percent(50);
       const uint16_t s = narrow ? uint16_t(0xFF00) : kBad[rng_.range(0, 5)];
-      single(ni::desc_addr(wpage, wch, 0), narrow ? 3 : 4, 1, AxiBeat{1, 2, s, true});
-      if (desc_hook_) desc_hook_(d, true, how);
-      return;
+      single(line, narrow ? 3 : 4, AxiBeat{1, 2, s, true});
+      break;
     }
-    case 12:  // AXI: WLAST on the wrong beat
+    case 12:  // WLAST on the wrong beat
       how = "AXI wlast";
-      single(ni::desc_addr(wpage, wch, 0), 4, 1, AxiBeat{1, 2, 0xFFFF, false});
-      if (desc_hook_) desc_hook_(d, true, how);
-      return;
-    default:  // AXI: write to a read-only region
+      single(line, 4, AxiBeat{1, 2, 0xFFFF, false});
+      break;
+    default:  // 13: a write to a read-only region
       how = "AXI region";
-      single(
-          ni::region_base(ni::RegionStatus1 + unsigned(rng_.range(0, 2))) | (uint32_t(wpage) << 12),
-          4, 1, AxiBeat{1, 2, 0xFFFF, true});
-      if (desc_hook_) desc_hook_(d, true, how);
-      return;
+      single(ni::region_base(ni::RegionStatus1 + unsigned(rng_.range(0, 2))) | (t.page << 12), 4,
+             AxiBeat{1, 2, 0xFFFF, true});
+      break;
   }
-  (void)have_free;
-  if (desc_hook_) desc_hook_(d, true, how);
-  if (std::getenv("NI_DEBUG_ILLEGAL"))
-    std::fprintf(stderr, "illegal %s at p%u c%u\n", how.c_str(), wpage, wch);
-  // Descriptor-rule cases: whole lines, so nothing stays in the accumulator.
-  write_words(wpage, wch, words, rejected);
 }
 
 // ---------------------------------------------------------------------------------------------

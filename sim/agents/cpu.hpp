@@ -60,15 +60,21 @@ class Cpu : public Component {
   uint64_t illegal_rejected() const { return illegal_rejected_; }
   uint64_t unexpected_rejects() const { return unexpected_rejects_; }
   uint64_t reads() const { return reads_; }
-  // For the coverage collector: called for each descriptor written (legal or not).
-  using DescHook = std::function<void(const ni::Descriptor&, bool illegal, const std::string& how)>;
-  void on_descriptor(DescHook h) { desc_hook_ = std::move(h); }
 
  private:
   enum class Ch : uint8_t { Free, Writing, Busy, Reserved };
 
   void issue_descriptor(uint64_t cycle, bool intruder);
+  // A write channel of a page.
+  struct Target {
+    unsigned page, ch;
+  };
   void issue_illegal(uint64_t cycle);
+  std::vector<uint64_t> illegal_line(unsigned kind, const ni::Descriptor& d, Target& t,
+                                     std::string& how);
+  bool illegal_busy_channel(const ni::Descriptor& d);
+  void illegal_axi(unsigned kind, const ni::Descriptor& d, const Target& t);
+  void count_illegal(bool accepted);
   void issue_poll(uint64_t cycle);
   bool pick_channel(bool need_even_pair, unsigned& page, unsigned& ch);
   ni::Descriptor random_descriptor(unsigned page, unsigned ch);
@@ -94,7 +100,6 @@ class Cpu : public Component {
   uint64_t reads_ = 0;
   bool read_pending_ = false;
   uint64_t next_poll_ = 0;
-  DescHook desc_hook_;
 };
 
 }  // namespace sim

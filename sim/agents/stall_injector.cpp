@@ -34,7 +34,6 @@ void StallInjector::drive(uint64_t cycle) {
     stall = true;
     if (on_burst_) on_burst_(cycle, left_ + 1);
   }
-  stalled_ += stall ? 1 : 0;
   *ready_ = !stall;
 }
 

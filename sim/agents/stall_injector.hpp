@@ -32,7 +32,6 @@ class StallInjector : public Component {
   void drive(uint64_t cycle) override;
   bool busy() const override { return forced_left_ != 0 || forced_at_ != kNone; }
 
-  uint64_t stalled_cycles() const { return stalled_; }
   Port port() const { return port_; }
   // Called when a stall burst (random or forced) starts: its first cycle and length.
   void on_burst(std::function<void(uint64_t cycle, uint64_t len)> h) { on_burst_ = std::move(h); }
@@ -47,7 +46,6 @@ class StallInjector : public Component {
   uint64_t forced_at_ = kNone;
   uint64_t forced_len_ = 0;
   uint64_t forced_left_ = 0;
-  uint64_t stalled_ = 0;
   std::function<void(uint64_t, uint64_t)> on_burst_;
 };
 

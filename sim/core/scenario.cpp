@@ -122,6 +122,9 @@ class Ev {
   }
 
   const json& raw() const { return j_; }
+  const std::string& where() const { return where_; }
+  std::size_t index() const { return idx_; }
+  const std::string& op() const { return op_; }
 
  private:
   const json& j_;
@@ -190,10 +193,205 @@ AxiWrite descriptor_write(const ni::Descriptor& d, unsigned width) {
   return w;
 }
 
-Scenario parse_scenario(const json& j, const std::string& where,
-                        const ResponderOptions& base_resp) {
-  Scenario sc;
-  sc.path = where;
+namespace {
+
+// ---- one function per op: each reads its fields from `v` into `ev` --------------------------
+void parse_write(const Ev& v, ScenarioEvent& ev) {
+  ev.op = ScenarioEvent::Op::Write;
+  v.allow({"addr", "size", "data", "beats", "expect_resp", "burst", "len", "id"});
+  ev.write.addr = uint32_t(v.num("addr", 0xFFFFFFFFull));
+  const uint64_t size = v.num_or("size", 128, 8);
+  if (size != 8 && size != 16 && !v.has("beats"))
+    v.error("size", "must be 8 or 16, got " + std::to_string(size));
+  const auto code = size_code(size);
+  if (!code)
+    v.error("size", "must be a power of two (bytes per beat), got " + std::to_string(size));
+  ev.write.size = *code;
+  if (v.has("beats")) {
+    if (v.has("data")) v.error("beats", "give either \"data\" or \"beats\", not both");
+    const json& bs = v.at("beats");
+    if (!bs.is_array() || bs.empty()) v.error("beats", "must be a non-empty list");
+    for (std::size_t b = 0; b < bs.size(); ++b) {
+      Ev bv(bs[b], v.where(), v.index(), v.op());
+      if (!bs[b].is_object()) v.error("beats", "entry " + std::to_string(b) + " must be an object");
+      AxiBeat beat;
+      beat.lo = bv.num_or("lo", ~uint64_t{0}, 0);
+      beat.hi = bv.num_or("hi", ~uint64_t{0}, 0);
+      beat.strb = uint16_t(bv.num_or("strb", 0xFFFF, 0xFFFF));
+      beat.last = bv.flag("last", b + 1 == bs.size());
+      ev.write.beats.push_back(beat);
+    }
+  } else {
+    const json& d = v.at("data");
+    if (!d.is_array() || d.empty()) v.error("data", "must be a non-empty list of hex words");
+    if (d.size() > 512) v.error("data", "has " + std::to_string(d.size()) + " words (at most 512)");
+    std::vector<uint64_t> words;
+    for (std::size_t k = 0; k < d.size(); ++k) {
+      json tmp = {{"w", d[k]}};
+      Ev wv(tmp, v.where(), v.index(), v.op());
+      try {
+        words.push_back(wv.num("w", ~uint64_t{0}));
+      } catch (const ScenarioError&) {
+        v.error("data", "word " + std::to_string(k) + " must be a hex string, got " + d[k].dump());
+      }
+    }
+    ev.write.beats = beats_from_words(ev.write.addr, unsigned(size), words);
+    if (ev.write.beats.size() > 256) v.error("data", "needs more than 256 beats");
+  }
+  if (v.has("burst")) {
+    const std::string b = v.str("burst");
+    const auto bc = burst_code(b);
+    if (!bc) v.error("burst", "must be \"FIXED\", \"INCR\" or \"WRAP\", got \"" + b + "\"");
+    ev.write.burst = *bc;
+  }
+  if (v.has("len")) ev.write.len = int(v.num("len", 255));
+  ev.write.id = uint8_t(v.num_or("id", 15, 0));
+  if (v.has("expect_resp")) ev.expect_resp = v.resp("expect_resp");
+}
+
+void parse_read(const Ev& v, ScenarioEvent& ev) {
+  ev.op = ScenarioEvent::Op::Read;
+  v.allow({"addr", "expect", "expect_resp", "len", "size", "burst", "id"});
+  ev.read.addr = uint32_t(v.num("addr", 0xFFFFFFFFull));
+  ev.read.len = uint8_t(v.num_or("len", 255, 0));
+  const auto rcode = size_code(v.num_or("size", 128, 16));
+  if (!rcode) v.error("size", "must be a power of two (bytes per beat)");
+  ev.read.size = *rcode;
+  if (v.has("burst")) {
+    const std::string b = v.str("burst");
+    const auto bc = burst_code(b);
+    if (!bc) v.error("burst", "must be \"FIXED\", \"INCR\" or \"WRAP\", got \"" + b + "\"");
+    ev.read.burst = *bc;
+  }
+  ev.read.id = uint8_t(v.num_or("id", 15, 0));
+  if (v.has("expect")) ev.expect = v.num("expect", ~uint64_t{0});
+  if (v.has("expect_resp")) ev.expect_resp = v.resp("expect_resp");
+}
+
+void parse_descriptor(const Ev& v, ScenarioEvent& ev) {
+  ev.op = ScenarioEvent::Op::Descriptor;
+  v.allow({"page", "channel", "kind", "src", "dst", "size", "prio", "notify", "notify_addr",
+           "notify_tag", "payload", "width", "expect_resp", "long"});
+  ni::Descriptor& d = ev.desc;
+  d.page = unsigned(v.num("page", 15));
+  d.channel = unsigned(v.num("channel", 127));
+  const std::string kind = v.str("kind");
+  const auto k = ni::kind_from_string(kind);
+  if (!k) v.error("kind", "must be \"tid\", \"1x\", \"4x\" or \"inline\", got \"" + kind + "\"");
+  d.kind = *k;
+  d.src = v.num_or("src", ~uint64_t{0}, 0);
+  d.dst = v.num_or("dst", ~uint64_t{0}, 0);
+  d.prio = uint8_t(v.num_or("prio", 15, 0));
+  d.notify = v.flag("notify", false);
+  d.notify_addr = v.num_or("notify_addr", ~uint64_t{0}, 0);
+  d.notify_tag = v.num_or("notify_tag", ~uint64_t{0}, 0);
+  if (v.has("payload")) {
+    const std::string p = v.str("payload");
+    std::string hex = p.rfind("0x", 0) == 0 ? p.substr(2) : p;
+    if (hex.size() % 2 != 0 ||
+        hex.find_first_not_of("0123456789abcdefABCDEF") != std::string::npos) {
+      v.error("payload", "must be a hex string of whole bytes, byte 0 first, got \"" + p + "\"");
+    }
+    if (hex.size() > 64)
+      v.error("payload", "has " + std::to_string(hex.size() / 2) + " bytes (at most 32)");
+    for (std::size_t b = 0; b < hex.size(); b += 2)
+      d.payload.push_back(uint8_t(std::stoul(hex.substr(b, 2), nullptr, 16)));
+    if (d.kind != ni::Kind::Inline) v.error("payload", "is only for kind \"inline\"");
+  }
+  d.size = uint32_t(v.has("size") ? v.num("size", 0xFFFFFFFFull) : d.payload.size());
+  if (v.has("long")) {
+    const std::string l = v.str("long");
+    if (l == "auto")
+      d.long_mode = ni::LongMode::Auto;
+    else if (l == "long")
+      d.long_mode = ni::LongMode::Long;
+    else if (l == "short")
+      d.long_mode = ni::LongMode::Short;
+    else
+      v.error("long", "must be \"auto\", \"long\" or \"short\", got \"" + l + "\"");
+  }
+  ev.width = unsigned(v.num_or("width", 16, 16));
+  if (ev.width != 8 && ev.width != 16)
+    v.error("width", "must be 8 or 16, got " + std::to_string(ev.width));
+  if (v.has("expect_resp")) ev.expect_resp = v.resp("expect_resp");
+  ev.write = descriptor_write(d, ev.width);
+}
+
+void parse_ack(const Ev& v, ScenarioEvent& ev) {
+  ev.op = ScenarioEvent::Op::Ack;
+  v.allow({"tid", "seq", "nack"});
+  ev.tid = uint16_t(v.num("tid", 1023));
+  ev.seq = uint16_t(v.num("seq", 16383));
+  ev.nack = v.flag("nack", false);
+}
+
+void parse_stall(const Ev& v, ScenarioEvent& ev) {
+  ev.op = ScenarioEvent::Op::Stall;
+  v.allow({"port", "cycles"});
+  const std::string p = v.str("port");
+  if (p == "blk")
+    ev.port = StallInjector::Port::Blk;
+  else if (p == "pkt")
+    ev.port = StallInjector::Port::Pkt;
+  else
+    v.error("port", "must be \"blk\" or \"pkt\", got \"" + p + "\"");
+  ev.cycles = v.num("cycles", uint64_t{1} << 40);
+  if (ev.cycles == 0) v.error("cycles", "must be at least 1");
+}
+
+// `resp` carries the responder's settings from one responder event to the next.
+void parse_responder(const Ev& v, ScenarioEvent& ev, ResponderOptions& resp) {
+  ev.op = ScenarioEvent::Op::Responder;
+  // Accepted spellings: the ICD names the knobs only informally ("latency range, reorder
+  // window, NACK percent").
+  v.allow({"mode", "latency", "latency_min", "latency_max", "min_latency", "max_latency",
+           "reorder_window", "reorder", "nack_pct", "nack_percent", "nack", "dup_pct", "stale_pct",
+           "unknown_pct", "idle_pct"});
+  ev.have_resp_opts = true;
+  if (v.has("mode")) {
+    const std::string m = v.str("mode");
+    if (m != "auto" && m != "script")
+      v.error("mode", "must be \"auto\" or \"script\", got \"" + m + "\"");
+    resp.auto_mode = m == "auto";
+  }
+  if (v.has("latency")) {
+    const json& l = v.at("latency");
+    if (l.is_number_unsigned()) {
+      resp.lat_min = resp.lat_max = l.get<unsigned>();
+    } else if (!l.is_array() || l.size() != 2 || !l[0].is_number_unsigned() ||
+               !l[1].is_number_unsigned() || l[0].get<uint64_t>() > l[1].get<uint64_t>()) {
+      v.error("latency",
+              "must be [min, max] with 0 <= min <= max (or one number), got " + l.dump());
+    } else {
+      resp.lat_min = l[0].get<unsigned>();
+      resp.lat_max = l[1].get<unsigned>();
+    }
+  }
+  for (const char* k : {"latency_min", "min_latency"}) {
+    if (v.has(k)) resp.lat_min = unsigned(v.num(k, 1000000));
+  }
+  for (const char* k : {"latency_max", "max_latency"}) {
+    if (v.has(k)) resp.lat_max = unsigned(v.num(k, 1000000));
+  }
+  if (resp.lat_min > resp.lat_max) v.error("latency", "minimum above maximum");
+  for (const char* k : {"reorder_window", "reorder"}) {
+    if (v.has(k)) {
+      resp.reorder_window = unsigned(v.num(k, 4096));
+      if (resp.reorder_window == 0) v.error(k, "must be at least 1");
+    }
+  }
+  for (const char* k : {"nack_pct", "nack_percent", "nack"}) {
+    if (v.has(k)) resp.nack_pct = v.pct(k);
+  }
+  if (v.has("dup_pct")) resp.dup_pct = v.pct("dup_pct");
+  if (v.has("stale_pct")) resp.stale_pct = v.pct("stale_pct");
+  if (v.has("unknown_pct")) resp.unknown_pct = v.pct("unknown_pct");
+  if (v.has("idle_pct")) resp.idle_pct = unsigned(v.pct("idle_pct"));
+  ev.resp = resp;
+}
+
+// The top level: format, description, config, events (a list).
+void parse_header(const json& j, const std::string& where, Scenario& sc) {
   if (!j.is_object()) throw ScenarioError(where + ": a scenario must be a JSON object");
   for (auto it = j.begin(); it != j.end(); ++it) {
     static const std::set<std::string> kTop = {"format", "description", "config", "events"};
@@ -217,6 +415,15 @@ Scenario parse_scenario(const json& j, const std::string& where,
   if (!j.contains("events") || !j["events"].is_array()) {
     throw ScenarioError(where + ": \"events\" must be a list");
   }
+}
+
+}  // namespace
+
+Scenario parse_scenario(const json& j, const std::string& where,
+                        const ResponderOptions& base_resp) {
+  Scenario sc;
+  sc.path = where;
+  parse_header(j, where, sc);
   ResponderOptions resp = base_resp;
   if (sc.config.is_object() && sc.config.contains("responder") &&
       sc.config["responder"].contains("mode")) {
@@ -227,9 +434,8 @@ Scenario parse_scenario(const json& j, const std::string& where,
   for (std::size_t i = 0; i < evs.size(); ++i) {
     const json& e = evs[i];
     if (!e.is_object()) Ev(e, where, i, "").error("", "must be an object");
-    Ev pre(e, where, i, "");
-    const std::string op = pre.str("op");
-    Ev v(e, where, i, op);
+    const std::string op = Ev(e, where, i, "").str("op");
+    const Ev v(e, where, i, op);
     ScenarioEvent ev;
     ev.index = i;
     ev.raw = e;
@@ -240,191 +446,17 @@ Scenario parse_scenario(const json& j, const std::string& where,
     }
     last_at = ev.at;
     if (op == "write") {
-      ev.op = ScenarioEvent::Op::Write;
-      v.allow({"addr", "size", "data", "beats", "expect_resp", "burst", "len", "id"});
-      ev.write.addr = uint32_t(v.num("addr", 0xFFFFFFFFull));
-      const uint64_t size = v.num_or("size", 128, 8);
-      if (size != 8 && size != 16 && !v.has("beats"))
-        v.error("size", "must be 8 or 16, got " + std::to_string(size));
-      const auto code = size_code(size);
-      if (!code)
-        v.error("size", "must be a power of two (bytes per beat), got " + std::to_string(size));
-      ev.write.size = *code;
-      if (v.has("beats")) {
-        if (v.has("data")) v.error("beats", "give either \"data\" or \"beats\", not both");
-        const json& bs = v.at("beats");
-        if (!bs.is_array() || bs.empty()) v.error("beats", "must be a non-empty list");
-        for (std::size_t b = 0; b < bs.size(); ++b) {
-          Ev bv(bs[b], where, i, op);
-          if (!bs[b].is_object())
-            v.error("beats", "entry " + std::to_string(b) + " must be an object");
-          AxiBeat beat;
-          beat.lo = bv.num_or("lo", ~uint64_t{0}, 0);
-          beat.hi = bv.num_or("hi", ~uint64_t{0}, 0);
-          beat.strb = uint16_t(bv.num_or("strb", 0xFFFF, 0xFFFF));
-          beat.last = bv.flag("last", b + 1 == bs.size());
-          ev.write.beats.push_back(beat);
-        }
-      } else {
-        const json& d = v.at("data");
-        if (!d.is_array() || d.empty()) v.error("data", "must be a non-empty list of hex words");
-        if (d.size() > 512)
-          v.error("data", "has " + std::to_string(d.size()) + " words (at most 512)");
-        std::vector<uint64_t> words;
-        for (std::size_t k = 0; k < d.size(); ++k) {
-          json tmp = {{"w", d[k]}};
-          Ev wv(tmp, where, i, op);
-          try {
-            words.push_back(wv.num("w", ~uint64_t{0}));
-          } catch (const ScenarioError&) {
-            v.error("data",
-                    "word " + std::to_string(k) + " must be a hex string, got " + d[k].dump());
-          }
-        }
-        ev.write.beats = beats_from_words(ev.write.addr, unsigned(size), words);
-        if (ev.write.beats.size() > 256) v.error("data", "needs more than 256 beats");
-      }
-      if (v.has("burst")) {
-        const std::string b = v.str("burst");
-        const auto bc = burst_code(b);
-        if (!bc) v.error("burst", "must be \"FIXED\", \"INCR\" or \"WRAP\", got \"" + b + "\"");
-        ev.write.burst = *bc;
-      }
-      if (v.has("len")) ev.write.len = int(v.num("len", 255));
-      ev.write.id = uint8_t(v.num_or("id", 15, 0));
-      if (v.has("expect_resp")) ev.expect_resp = v.resp("expect_resp");
+      parse_write(v, ev);
     } else if (op == "read") {
-      ev.op = ScenarioEvent::Op::Read;
-      v.allow({"addr", "expect", "expect_resp", "len", "size", "burst", "id"});
-      ev.read.addr = uint32_t(v.num("addr", 0xFFFFFFFFull));
-      ev.read.len = uint8_t(v.num_or("len", 255, 0));
-      const auto rcode = size_code(v.num_or("size", 128, 16));
-      if (!rcode) v.error("size", "must be a power of two (bytes per beat)");
-      ev.read.size = *rcode;
-      if (v.has("burst")) {
-        const std::string b = v.str("burst");
-        const auto bc = burst_code(b);
-        if (!bc) v.error("burst", "must be \"FIXED\", \"INCR\" or \"WRAP\", got \"" + b + "\"");
-        ev.read.burst = *bc;
-      }
-      ev.read.id = uint8_t(v.num_or("id", 15, 0));
-      if (v.has("expect")) ev.expect = v.num("expect", ~uint64_t{0});
-      if (v.has("expect_resp")) ev.expect_resp = v.resp("expect_resp");
+      parse_read(v, ev);
     } else if (op == "descriptor") {
-      ev.op = ScenarioEvent::Op::Descriptor;
-      v.allow({"page", "channel", "kind", "src", "dst", "size", "prio", "notify", "notify_addr",
-               "notify_tag", "payload", "width", "expect_resp", "long"});
-      ni::Descriptor& d = ev.desc;
-      d.page = unsigned(v.num("page", 15));
-      d.channel = unsigned(v.num("channel", 127));
-      const std::string kind = v.str("kind");
-      const auto k = ni::kind_from_string(kind);
-      if (!k)
-        v.error("kind", "must be \"tid\", \"1x\", \"4x\" or \"inline\", got \"" + kind + "\"");
-      d.kind = *k;
-      d.src = v.num_or("src", ~uint64_t{0}, 0);
-      d.dst = v.num_or("dst", ~uint64_t{0}, 0);
-      d.prio = uint8_t(v.num_or("prio", 15, 0));
-      d.notify = v.flag("notify", false);
-      d.notify_addr = v.num_or("notify_addr", ~uint64_t{0}, 0);
-      d.notify_tag = v.num_or("notify_tag", ~uint64_t{0}, 0);
-      if (v.has("payload")) {
-        const std::string p = v.str("payload");
-        std::string hex = p.rfind("0x", 0) == 0 ? p.substr(2) : p;
-        if (hex.size() % 2 != 0 ||
-            hex.find_first_not_of("0123456789abcdefABCDEF") != std::string::npos) {
-          v.error("payload",
-                  "must be a hex string of whole bytes, byte 0 first, got \"" + p + "\"");
-        }
-        if (hex.size() > 64)
-          v.error("payload", "has " + std::to_string(hex.size() / 2) + " bytes (at most 32)");
-        for (std::size_t b = 0; b < hex.size(); b += 2)
-          d.payload.push_back(uint8_t(std::stoul(hex.substr(b, 2), nullptr, 16)));
-        if (d.kind != ni::Kind::Inline) v.error("payload", "is only for kind \"inline\"");
-      }
-      d.size = uint32_t(v.has("size") ? v.num("size", 0xFFFFFFFFull) : d.payload.size());
-      if (v.has("long")) {
-        const std::string l = v.str("long");
-        if (l == "auto")
-          d.long_mode = ni::LongMode::Auto;
-        else if (l == "long")
-          d.long_mode = ni::LongMode::Long;
-        else if (l == "short")
-          d.long_mode = ni::LongMode::Short;
-        else
-          v.error("long", "must be \"auto\", \"long\" or \"short\", got \"" + l + "\"");
-      }
-      ev.width = unsigned(v.num_or("width", 16, 16));
-      if (ev.width != 8 && ev.width != 16)
-        v.error("width", "must be 8 or 16, got " + std::to_string(ev.width));
-      if (v.has("expect_resp")) ev.expect_resp = v.resp("expect_resp");
-      ev.write = descriptor_write(d, ev.width);
+      parse_descriptor(v, ev);
     } else if (op == "ack") {
-      ev.op = ScenarioEvent::Op::Ack;
-      v.allow({"tid", "seq", "nack"});
-      ev.tid = uint16_t(v.num("tid", 1023));
-      ev.seq = uint16_t(v.num("seq", 16383));
-      ev.nack = v.flag("nack", false);
+      parse_ack(v, ev);
     } else if (op == "stall") {
-      ev.op = ScenarioEvent::Op::Stall;
-      v.allow({"port", "cycles"});
-      const std::string p = v.str("port");
-      if (p == "blk")
-        ev.port = StallInjector::Port::Blk;
-      else if (p == "pkt")
-        ev.port = StallInjector::Port::Pkt;
-      else
-        v.error("port", "must be \"blk\" or \"pkt\", got \"" + p + "\"");
-      ev.cycles = v.num("cycles", uint64_t{1} << 40);
-      if (ev.cycles == 0) v.error("cycles", "must be at least 1");
+      parse_stall(v, ev);
     } else if (op == "responder") {
-      ev.op = ScenarioEvent::Op::Responder;
-      // Accepted spellings: the ICD names the knobs only informally ("latency range, reorder
-      // window, NACK percent").
-      v.allow({"mode", "latency", "latency_min", "latency_max", "min_latency", "max_latency",
-               "reorder_window", "reorder", "nack_pct", "nack_percent", "nack", "dup_pct",
-               "stale_pct", "unknown_pct", "idle_pct"});
-      ev.have_resp_opts = true;
-      if (v.has("mode")) {
-        const std::string m = v.str("mode");
-        if (m != "auto" && m != "script")
-          v.error("mode", "must be \"auto\" or \"script\", got \"" + m + "\"");
-        resp.auto_mode = m == "auto";
-      }
-      if (v.has("latency")) {
-        const json& l = v.at("latency");
-        if (l.is_number_unsigned()) {
-          resp.lat_min = resp.lat_max = l.get<unsigned>();
-        } else if (!l.is_array() || l.size() != 2 || !l[0].is_number_unsigned() ||
-                   !l[1].is_number_unsigned() || l[0].get<uint64_t>() > l[1].get<uint64_t>()) {
-          v.error("latency",
-                  "must be [min, max] with 0 <= min <= max (or one number), got " + l.dump());
-        } else {
-          resp.lat_min = l[0].get<unsigned>();
-          resp.lat_max = l[1].get<unsigned>();
-        }
-      }
-      for (const char* k : {"latency_min", "min_latency"}) {
-        if (v.has(k)) resp.lat_min = unsigned(v.num(k, 1000000));
-      }
-      for (const char* k : {"latency_max", "max_latency"}) {
-        if (v.has(k)) resp.lat_max = unsigned(v.num(k, 1000000));
-      }
-      if (resp.lat_min > resp.lat_max) v.error("latency", "minimum above maximum");
-      for (const char* k : {"reorder_window", "reorder"}) {
-        if (v.has(k)) {
-          resp.reorder_window = unsigned(v.num(k, 4096));
-          if (resp.reorder_window == 0) v.error(k, "must be at least 1");
-        }
-      }
-      for (const char* k : {"nack_pct", "nack_percent", "nack"}) {
-        if (v.has(k)) resp.nack_pct = v.pct(k);
-      }
-      if (v.has("dup_pct")) resp.dup_pct = v.pct("dup_pct");
-      if (v.has("stale_pct")) resp.stale_pct = v.pct("stale_pct");
-      if (v.has("unknown_pct")) resp.unknown_pct = v.pct("unknown_pct");
-      if (v.has("idle_pct")) resp.idle_pct = unsigned(v.pct("idle_pct"));
-      ev.resp = resp;
+      parse_responder(v, ev, resp);
     } else {
       v.error("op", "\"" + op + "\" is not an op (write, read, descriptor, ack, stall, responder)");
     }

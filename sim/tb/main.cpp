@@ -3,6 +3,7 @@
 // Command line, log and report formats: ICD section 9; `ni_sim --help` lists the flags.
 #include <unistd.h>
 
+#include <CLI/CLI.hpp>
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
@@ -48,115 +49,70 @@ struct Cli {
   std::vector<std::string> argv;
 };
 
-const char* kUsage =
-    "usage: ni_sim [flags]\n"
-    "  --seed N            random seed (default 1); the same seed, config and binary give\n"
-    "                      the same run, byte for byte\n"
-    "  --transfers N       legal transfers to complete (default 1000)\n"
-    "  --max-size BYTES    largest memory transfer (default 1048576)\n"
-    "  --config FILE       JSON configuration (traffic mix, responder, stalls; see README)\n"
-    "  --scenario FILE     replay a scenario (ni-scenario/1) instead of random traffic\n"
-    "  --record FILE       write this run's stimulus as a scenario\n"
-    "  --log FILE          JSON Lines event log (ICD section 9)\n"
-    "  --capture FILE      CSV capture of the top-level ports, one row per clock (the layout\n"
-    "                      of a logic-analyzer export; scripts/csv2scenario.py reads it)\n"
-    "  --report FILE       JSON report of the run\n"
-    "  --trace FILE        FST waveform of the whole run\n"
-    "  --trace-window N    on failure, rerun and dump only the last N cycles before it\n"
-    "                      (to --trace FILE, default build/fail.fst)\n"
-    "  --max-cycles N      stop with a failure at cycle N (default: automatic)\n"
-    "  --shrink OUT        on a failing --scenario, write the smallest scenario that still\n"
-    "                      fails the same way to OUT\n"
-    "  --coverage FILE     write the run's functional coverage (JSON, merged and reported by\n"
-    "                      scripts/coverage_report.py)\n"
-    "  --code-coverage FILE  write Verilator's line/toggle coverage (only binaries built with\n"
-    "                      COVERAGE=1, e.g. build/cov/ni_sim of `make coverage`)\n"
-    "  --quiet             no progress line\n"
-    "  --help              this text\n"
-    "Exit status: 0 when every check passed and every transfer reached its final status.\n";
+const char* kAbout =
+    "ni_sim: random and scenario runs of the verilated RDMA NI against its golden models.\n"
+    "Exit status: 0 when every check passed and every transfer reached its final status;\n"
+    "1 on a failure (printed with a command that reproduces it); 2 on bad input.";
 
-uint64_t parse_uint(const std::string& flag, const std::string& v) {
-  if (v.empty() || v.find_first_not_of("0123456789") != std::string::npos) {
-    throw CliError("flag " + flag + " needs a non-negative integer, got '" + v + "'");
-  }
-  errno = 0;
-  char* end = nullptr;
-  const unsigned long long x = std::strtoull(v.c_str(), &end, 10);
-  if (errno == ERANGE) throw CliError("flag " + flag + ": value '" + v + "' is too large");
-  return x;
-}
-
+// The command line (ICD section 9). CLI11 parses it; every error is a CliError (exit 2).
 Cli parse(int argc, char** argv) {
   Cli c;
   for (int i = 0; i < argc; ++i) c.argv.push_back(argv[i]);
-  for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
-    std::string val;
-    const auto eq = a.find('=');
-    bool inline_val = false;
-    if (a.rfind("--", 0) == 0 && eq != std::string::npos) {
-      val = a.substr(eq + 1);
-      a = a.substr(0, eq);
-      inline_val = true;
-    }
-    auto need = [&]() -> std::string {
-      if (inline_val) return val;
-      if (i + 1 >= argc) throw CliError("flag " + a + " needs a value");
-      return argv[++i];
-    };
-    if (a == "--help" || a == "-h") {
-      std::fputs(kUsage, stdout);
-      std::exit(0);
-    } else if (a == "--seed") {
-      c.seed = parse_uint(a, need());
-      c.have_seed = true;
-    } else if (a == "--transfers") {
-      c.transfers = parse_uint(a, need());
-      c.have_transfers = true;
-    } else if (a == "--max-size") {
-      c.max_size = parse_uint(a, need());
-      c.have_max_size = true;
-      if (c.max_size == 0 || c.max_size > 0xFFFFFFFFull) {
-        throw CliError("flag --max-size must be 1..4294967295, got " + std::to_string(c.max_size));
-      }
-    } else if (a == "--max-cycles") {
-      c.max_cycles = parse_uint(a, need());
-      c.have_max_cycles = true;
-    } else if (a == "--trace-window") {
-      c.trace_window = parse_uint(a, need());
-      c.have_trace_window = true;
-      if (c.trace_window == 0) throw CliError("flag --trace-window must be at least 1");
-    } else if (a == "--scenario") {
-      c.scenario = need();
-    } else if (a == "--record") {
-      c.record = need();
-    } else if (a == "--shrink") {
-      c.shrink = need();
-    } else if (a == "--capture") {
-      c.capture = need();
-    } else if (a == "--log") {
-      c.log = need();
-    } else if (a == "--report") {
-      c.report = need();
-    } else if (a == "--trace") {
-      c.trace = need();
-    } else if (a == "--config") {
-      c.config = need();
-    } else if (a == "--coverage") {
-      c.coverage = need();
-    } else if (a == "--code-coverage") {
-      c.code_coverage = need();
-#if !VM_COVERAGE
-      throw CliError("--code-coverage needs a binary built with COVERAGE=1 (make coverage)");
-#endif
-    } else if (a == "--quiet") {
-      c.quiet = true;
-    } else if (a.rfind("+verilator+", 0) == 0) {
-      // Verilator runtime options are accepted and ignored (the seed comes from --seed).
-    } else {
-      throw CliError("unknown flag '" + a + "' (see ni_sim --help)");
+  CLI::App app{kAbout, "ni_sim"};
+  app.get_formatter()->column_width(24);
+  app.allow_extras();  // +verilator+... runtime options are accepted and ignored
+  auto* seed = app.add_option("--seed", c.seed,
+                              "random seed (default 1); the same seed, config and binary give "
+                              "the same run, byte for byte");
+  auto* transfers =
+      app.add_option("--transfers", c.transfers, "legal transfers to complete (default 1000)");
+  auto* max_size =
+      app.add_option("--max-size", c.max_size, "largest memory transfer, bytes (default 1048576)")
+          ->check(CLI::Range(uint64_t{1}, uint64_t{0xFFFFFFFF}));
+  app.add_option("--config", c.config, "JSON configuration (see README)");
+  app.add_option("--scenario", c.scenario, "replay a scenario (ni-scenario/1)");
+  app.add_option("--record", c.record, "write this run's stimulus as a scenario");
+  app.add_option("--log", c.log, "JSON Lines event log (ICD section 9)");
+  app.add_option("--capture", c.capture,
+                 "CSV capture of the top-level ports, one row per clock (logic-analyzer layout; "
+                 "scripts/csv2scenario.py reads it)");
+  app.add_option("--report", c.report, "JSON report of the run");
+  app.add_option("--trace", c.trace, "FST waveform of the whole run");
+  auto* window = app.add_option("--trace-window", c.trace_window,
+                                "on a failure, rerun and dump only the last N cycles before it "
+                                "(to --trace FILE, default build/fail.fst)")
+                     ->check(CLI::PositiveNumber);
+  auto* max_cycles = app.add_option("--max-cycles", c.max_cycles, "stop with a failure at cycle N");
+  app.add_option("--shrink", c.shrink,
+                 "on a failing --scenario, write the smallest scenario that still fails the "
+                 "same way to OUT");
+  app.add_option("--coverage", c.coverage, "write the run's functional coverage (JSON)");
+  app.add_option("--code-coverage", c.code_coverage,
+                 "write Verilator's line/toggle coverage (binaries built with COVERAGE=1)");
+  app.add_flag("--quiet", c.quiet, "no progress line");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp&) {
+    std::fputs(app.help().c_str(), stdout);
+    std::exit(0);
+  } catch (const CLI::ParseError& e) {
+    throw CliError(std::string(e.what()) + " (see ni_sim --help)");
+  }
+  for (const std::string& x : app.remaining()) {
+    if (x.rfind("+verilator+", 0) != 0) {
+      throw CliError("unknown flag '" + x + "' (see ni_sim --help)");
     }
   }
+  c.have_seed = seed->count() > 0;
+  c.have_transfers = transfers->count() > 0;
+  c.have_max_size = max_size->count() > 0;
+  c.have_max_cycles = max_cycles->count() > 0;
+  c.have_trace_window = window->count() > 0;
+#if !VM_COVERAGE
+  if (!c.code_coverage.empty()) {
+    throw CliError("--code-coverage needs a binary built with COVERAGE=1 (make coverage)");
+  }
+#endif
   return c;
 }
 

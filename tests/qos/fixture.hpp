@@ -673,7 +673,6 @@ class Env {
   void stall_pkt(uint64_t cycles) { tb.pkt_stall().force(cycle(), cycles); }
   // Ready low from now on, until released (`on` = false).
   void hold_blk(bool on) { tb.blk_stall().set_options(on ? kHold : sim::StallOptions{}); }
-  void hold_pkt(bool on) { tb.pkt_stall().set_options(on ? kHold : sim::StallOptions{}); }
   // Random stall bursts: start with `pct` % per cycle, `len_min`..`len_max` cycles long
   // (pct = 0: none).
   void random_blk_stalls(unsigned pct, unsigned len_min = 1, unsigned len_max = 1) {
