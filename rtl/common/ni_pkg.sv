@@ -508,6 +508,86 @@ package ni_pkg;
     return ~c;
   endfunction
 
+  // ---------------------------------------------------------------------------------------
+  // CRC-32 of the wire format (ICD 11), same algorithm: `hcrc` over head-beat bytes 0-47 then
+  // 52-63 (a fixed 60-byte message: XOR trees from constant masks), `pcrc` over the payload
+  // beats of a data packet, one 64-byte beat per cycle (register' = T * register ^ D * beat,
+  // T and D constant). Masks and matrices come from the constant functions below.
+  // ---------------------------------------------------------------------------------------
+  localparam int unsigned BeatBits = 8 * BeatBytes;  // 512
+  localparam int unsigned HeadCrcBits = 480;         // 60 bytes of the head beat
+
+  typedef logic [31:0][BeatBits-1:0] crc_beat_masks_t;  // [register bit] -> message bits
+
+  // Masks of an `nbits`-bit message (nbits <= 512), register starting from 0: bit k of the
+  // register after the message is ^(msg & masks[k]).
+  function automatic crc_beat_masks_t crc32_masks_n(int unsigned nbits);
+    crc_beat_masks_t     st;
+    crc_beat_masks_t     nx;
+    logic [BeatBits-1:0] fb;
+    for (int k = 0; k < 32; k++) st[k] = '0;
+    for (int unsigned p = 0; p < nbits; p++) begin
+      fb    = st[0];
+      fb[p] = ~fb[p];
+      for (int k = 0; k < 31; k++) nx[k] = st[k+1] ^ (CrcPoly[k] ? fb : '0);
+      nx[31] = CrcPoly[31] ? fb : '0;
+      st = nx;
+    end
+    return st;
+  endfunction
+
+  // The register after `nbits` zero bits from 0xFFFFFFFF.
+  function automatic logic [31:0] crc32_init_n(int unsigned nbits);
+    logic [31:0] c;
+    c = 32'hFFFF_FFFF;
+    for (int unsigned p = 0; p < nbits; p++) c = crc32_step(c, 1'b0);
+    return c;
+  endfunction
+
+  // T: row k selects the register bits that make bit k after `nbits` zero bits.
+  function automatic crc_mat_t crc32_state_mat_n(int unsigned nbits);
+    crc_mat_t    m;
+    logic [31:0] v;
+    for (int j = 0; j < 32; j++) begin
+      v = 32'd1 << j;
+      for (int unsigned n = 0; n < nbits; n++) v = crc32_step(v, 1'b0);
+      for (int k = 0; k < 32; k++) m[k][j] = v[k];
+    end
+    return m;
+  endfunction
+
+  localparam crc_beat_masks_t CrcBeatMasks = crc32_masks_n(BeatBits);
+  localparam crc_mat_t        CrcBeatState = crc32_state_mat_n(BeatBits);
+  localparam crc_beat_masks_t CrcHeadMasks = crc32_masks_n(HeadCrcBits);
+  localparam logic [31:0]     CrcHeadInit  = crc32_init_n(HeadCrcBits);
+  localparam logic [31:0]     CrcBeatSeed  = 32'hFFFF_FFFF;  // pcrc register before beat 0
+
+  // pcrc: the register after one more payload beat (pcrc = ~register after the last beat).
+  function automatic logic [31:0] crc32_beat(logic [31:0] c, logic [BeatBits-1:0] beat);
+    logic [31:0] r;
+    for (int k = 0; k < 32; k++) r[k] = (^(CrcBeatState[k] & c)) ^ (^(CrcBeatMasks[k] & beat));
+    return r;
+  endfunction
+
+  // hcrc of a head beat, from its bytes 0-47 and 52-63 (the hcrc field is not covered).
+  function automatic logic [31:0] wire_hcrc(logic [383:0] bytes_0_47, logic [95:0] bytes_52_63);
+    logic [BeatBits-1:0] msg;
+    logic [31:0]         c;
+    msg = '0;
+    msg[383:0]             = bytes_0_47;
+    msg[HeadCrcBits-1:384] = bytes_52_63;
+    for (int k = 0; k < 32; k++) c[k] = CrcHeadInit[k] ^ (^(msg & CrcHeadMasks[k]));
+    return ~c;
+  endfunction
+
+  // A head beat with its hcrc filled in.
+  function automatic wire_head_t wire_seal(wire_head_t h);
+    wire_head_t s;
+    s      = h;
+    s.hcrc = wire_hcrc(h[383:0], h[511:416]);
+    return s;
+  endfunction
+
 endpackage
 /* verilator lint_on UNUSEDPARAM */
 

@@ -62,6 +62,20 @@ struct StatusEvent {
   uint16_t wch;  // page * 64 + channel
   uint8_t from, to;
 };
+// A write to a node's memory, reported when the memory model sends its B response: the
+// strobed bytes in address order, as runs of consecutive addresses.
+struct MemWrEvent {
+  struct Run {
+    uint64_t addr;
+    std::vector<uint8_t> data;
+  };
+  uint64_t cycle;
+  uint64_t awaddr;  // the burst's address
+  uint64_t addr;    // the lowest strobed byte
+  uint64_t bytes;   // strobed bytes
+  uint32_t crc32;   // CRC-32 of the strobed bytes in address order
+  std::vector<Run> runs;
+};
 // qos_engine's trace port (qos_trace_t) and port handshake bits, sampled every cycle.
 struct TapEvent {
   uint64_t cycle;
@@ -96,6 +110,7 @@ class Listener {
   virtual void on_rsp(const RspEvent&) {}
   virtual void on_status(const StatusEvent&) {}
   virtual void on_tap(const TapEvent&) {}
+  virtual void on_memwr(const MemWrEvent&) {}
   // Called once per cycle after every event of the cycle was delivered.
   virtual void end_of_cycle(uint64_t cycle) { (void)cycle; }
 };

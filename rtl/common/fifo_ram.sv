@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: Apache-2.0
+// First-word-fall-through FIFO with its storage in a dp_ram (block RAM), for wide and deep
+// buffers: the send unit's line buffer and the receive unit's packet buffer. One push and
+// one pop per cycle at full rate; `head_o` is valid whenever `valid_o` is high.
+//
+// The RAM's read is registered, so the head lives in a two-entry output stage fed from the
+// RAM: an entry is read as soon as the output stage (with the read in flight) has room, so a
+// pop every cycle never starves. A word pushed in cycle t is in the RAM after the edge and
+// can be popped from cycle t+2 on. `count_o` counts every entry (RAM and output stage).
+`default_nettype none
+
+module fifo_ram #(
+  parameter int unsigned Depth = 128,  // RAM entries; the FIFO holds Depth + 2
+  parameter int unsigned Width = 512,
+  localparam int unsigned AddrW = (Depth > 1) ? $clog2(Depth) : 1,
+  localparam int unsigned CntW  = $clog2(Depth + 3)
+) (
+  input  logic             clk_i,
+  input  logic             rst_ni,
+  input  logic             push_i,
+  input  logic [Width-1:0] push_data_i,
+  output logic             full_o,   // no room for a push this cycle
+  input  logic             pop_i,
+  output logic             valid_o,  // head_o holds the oldest entry
+  output logic [Width-1:0] head_o,
+  output logic [CntW-1:0]  count_o
+);
+
+  localparam int unsigned RamCntW = $clog2(Depth + 1);
+
+  logic [AddrW-1:0]   wr_ptr_q, rd_ptr_q;
+  logic [RamCntW-1:0] ram_cnt_q, ram_cnt_d;   // entries in the RAM, not yet read
+  logic               rd_q;                   // a RAM read is in flight (data next cycle)
+  logic               rd;
+  logic [Width-1:0]   ram_rdata;
+  logic [1:0]         out_cnt;
+  logic               out_full, out_empty;
+  logic               out_push;
+
+  function automatic logic [AddrW-1:0] ptr_inc(logic [AddrW-1:0] p);
+    if (32'(p) == Depth - 1) return '0;
+    return p + 1'b1;
+  endfunction
+
+  dp_ram #(
+    .Depth(Depth),
+    .Width(Width)
+  ) u_ram (
+    .clk_i  (clk_i),
+    .we_i   (push_i),
+    .waddr_i(wr_ptr_q),
+    .wdata_i(push_data_i),
+    .re_i   (rd),
+    .raddr_i(rd_ptr_q),
+    .rdata_o(ram_rdata)
+  );
+
+  // The output stage: two registered entries, fed by the RAM read of the previous cycle.
+  sync_fifo #(
+    .Depth(2),
+    .Width(Width)
+  ) u_out (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .push_i     (out_push),
+    .push_data_i(ram_rdata),
+    .pop_i      (pop_i),
+    .head_o     (head_o),
+    .empty_o    (out_empty),
+    .full_o     (out_full),
+    .count_o    (out_cnt)
+  );
+
+  assign out_push = rd_q;
+  // Read the RAM when it holds an entry and the output stage will have room for it next
+  // cycle: its entries after this cycle's pop, plus the read in flight, below 2.
+  assign rd = (ram_cnt_q != '0) &&
+              ((32'(out_cnt) - (pop_i ? 32'd1 : 32'd0) + (rd_q ? 32'd1 : 32'd0)) < 32'd2);
+
+  always_comb begin
+    ram_cnt_d = ram_cnt_q;
+    if (push_i && !rd)      ram_cnt_d = ram_cnt_q + 1'b1;
+    else if (rd && !push_i) ram_cnt_d = ram_cnt_q - 1'b1;
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      wr_ptr_q  <= '0;
+      rd_ptr_q  <= '0;
+      ram_cnt_q <= '0;
+      rd_q      <= 1'b0;
+    end else begin
+      if (push_i) wr_ptr_q <= ptr_inc(wr_ptr_q);
+      if (rd)     rd_ptr_q <= ptr_inc(rd_ptr_q);
+      ram_cnt_q <= ram_cnt_d;
+      rd_q      <= rd;
+    end
+  end
+
+  assign valid_o = !out_empty;
+  assign full_o  = (32'(ram_cnt_q) == Depth);
+  assign count_o = CntW'(ram_cnt_q) + CntW'(out_cnt) + CntW'(rd_q);
+
+  logic unused_out_full;
+  assign unused_out_full = out_full;
+
+  `ASSERT(NoPushWhenFull, push_i |-> !full_o)
+  `ASSERT(NoPopWhenEmpty, pop_i |-> valid_o)
+  // The output stage never overflows: a read is only issued when its entry will fit.
+  `ASSERT(OutNoOverflow, rd_q |-> (!out_full || pop_i))
+
+endmodule
+
+`default_nettype wire

@@ -1,0 +1,568 @@
+// SPDX-License-Identifier: Apache-2.0
+// Send unit of the NI (ICD sections 11-12; thesis chapter 2, ExaNeSt section 4.5): block
+// descriptors from the QoS engine become data packets read from memory, and the engine's
+// inline and control packets become head beats, all on the request network `req_tx`.
+//
+//   blk -> block table (BlkDepth) -> read requests (AR, bursts of <= 16 lines, never across
+//   4 KiB, RdOutstanding in flight, one ID so R data returns in order) -> line buffer
+//   (fifo_ram, space reserved at AR time so R is always accepted) -> realigner (two source
+//   lines shifted by (src - dst) mod 64 per destination-aligned beat) -> req_tx.
+//   pkt -> 2-entry FIFO -> re-encoded as a head beat (len widened, src_node, hcrc).
+//
+// A block's destination range is cut at 1 KiB-aligned destination addresses; every packet
+// is a head beat, P payload beats (the 64-byte destination lines the packet touches, bytes
+// outside it zero) and a tail beat carrying pcrc, computed as the payload beats leave.
+// Between packets a waiting inline or control packet goes first. docs/design.md section 14
+// describes the realignment and the flow control.
+`default_nettype none
+
+module send_unit
+  import ni_pkg::*;
+#(
+  parameter int unsigned MemAddrW      = 48,
+  parameter int unsigned MemIdW        = 4,
+  parameter int unsigned RdOutstanding = 8,  // read bursts in flight
+  parameter int unsigned BlkDepth      = 4   // block descriptors held (a power of two)
+) (
+  input  logic                clk_i,
+  input  logic                rst_ni,
+  input  node_t               node_id_i,
+  // block descriptors from the QoS engine
+  input  logic                blk_valid_i,
+  output logic                blk_ready_o,
+  input  tid_t                blk_tid_i,
+  input  blk_desc_t           blk_desc_i,
+  // inline and control packets from the QoS engine (ICD 7, one beat each)
+  input  logic                pkt_valid_i,
+  output logic                pkt_ready_o,
+  input  logic [511:0]        pkt_data_i,
+  // memory reads (AXI4 AR/R, 512-bit data)
+  output logic [MemIdW-1:0]   m_axi_arid_o,
+  output logic [MemAddrW-1:0] m_axi_araddr_o,
+  output logic [7:0]          m_axi_arlen_o,
+  output logic [2:0]          m_axi_arsize_o,
+  output logic [1:0]          m_axi_arburst_o,
+  output logic                m_axi_arvalid_o,
+  input  logic                m_axi_arready_i,
+  input  logic [MemIdW-1:0]   m_axi_rid_i,
+  input  logic [511:0]        m_axi_rdata_i,
+  input  logic [1:0]          m_axi_rresp_i,
+  input  logic                m_axi_rlast_i,
+  input  logic                m_axi_rvalid_i,
+  output logic                m_axi_rready_o,
+  // request network out
+  output logic                req_tx_valid_o,
+  input  logic                req_tx_ready_i,
+  output logic [511:0]        req_tx_data_o,
+  output logic                req_tx_last_o,
+  // statistics: a packet left (counter 16)
+  output logic                stat_pkt_sent_o
+);
+
+  localparam int unsigned BurstLines = 16;                         // AXI burst, beats
+  localparam int unsigned BufLines   = RdOutstanding * BurstLines; // line buffer (RAM part)
+  localparam int unsigned BlkPtrW    = $clog2(BlkDepth);
+  localparam int unsigned CreditW    = $clog2(BufLines + 1);
+  localparam int unsigned OutstW     = $clog2(RdOutstanding + 1);
+  localparam int unsigned LnW      = MemAddrW - 6;               // line address width
+
+  if (MemAddrW != 48) begin : gen_bad_addr_width
+    $error("send_unit: only MemAddrW = 48 is supported (ICD 10)");
+  end
+  if ((BlkDepth & (BlkDepth - 1)) != 0 || BlkDepth < 2) begin : gen_bad_blk_depth
+    $error("send_unit: BlkDepth must be a power of two, at least 2");
+  end
+
+  // =======================================================================================
+  // Block table: what the read side and the output side need of each accepted block
+  // =======================================================================================
+  typedef struct packed {
+    tid_t                  tid;
+    seq_t                  seq;
+    logic                  notify;
+    logic                  retx;
+    logic [3:0]            pd;
+    xfer_t                 xfer;
+    node_t                 dst_node;   // dst_addr[63:48]
+    logic [47:0]           dst;        // first destination byte
+    logic [BlockW:0]       len;        // 1..65536
+    logic [LnW-1:0]      src_line;   // first source line
+    logic [10:0]           n_src;      // source lines, 1..1025
+    logic [5:0]            shift;      // (src - dst) mod 64
+    logic                  pre;        // the first window starts one line before the source
+    logic [NpktsW-1:0]     npkts;      // 1..64
+  } blk_ent_t;
+
+  blk_ent_t               blk_in;
+  logic                   unused_ends;
+  blk_ent_t [BlkDepth-1:0] tab_q;
+  logic [BlkPtrW-1:0]     wr_ptr_q, ar_ptr_q, out_ptr_q;
+  logic [BlkPtrW:0]       n_blk_q;      // blocks held
+  logic [BlkPtrW:0]       n_ar_q;       // blocks whose reads are not all issued
+  logic                   blk_hs, ar_blk_done, out_blk_done;
+  logic [BlkPtrW-1:0]     out_ptr_next;
+
+  assign out_ptr_next = out_ptr_q + 1'b1;
+
+  // The block descriptor fields the send unit does not use: the QoS engine's own
+  // bookkeeping (cm, initialized, fid, done, chained, block index, has_next, reserved).
+  logic unused_blk_desc;
+  assign unused_blk_desc = ^{blk_desc_i.rsvd, blk_desc_i.has_next, blk_desc_i.block_idx,
+                             blk_desc_i.chained, blk_desc_i.done, blk_desc_i.fid,
+                             blk_desc_i.initialized, blk_desc_i.cm, blk_desc_i.bytes_sent};
+
+  always_comb begin
+    logic [47:0] src, dst, src_end, dst_end;
+    src              = blk_desc_i.src_addr[47:0];
+    dst              = blk_desc_i.dst_addr[47:0];
+    blk_in.tid       = blk_tid_i;
+    blk_in.seq       = blk_desc_i.seq;
+    blk_in.notify    = blk_desc_i.notify;
+    blk_in.retx      = blk_desc_i.retx;
+    blk_in.pd        = blk_desc_i.pd_id[3:0];
+    blk_in.xfer      = blk_desc_i.xfer_id;
+    blk_in.dst_node  = blk_desc_i.dst_addr[63:48];
+    blk_in.dst       = dst;
+    blk_in.len       = {1'b0, blk_desc_i.len_m1} + 17'd1;
+    src_end          = src + {32'd0, blk_desc_i.len_m1};   // last source byte
+    dst_end          = dst + {32'd0, blk_desc_i.len_m1};   // last destination byte
+    blk_in.src_line  = src[47:6];
+    blk_in.n_src     = 11'(src_end[47:6] - src[47:6]) + 11'd1;
+    blk_in.shift     = src[5:0] - dst[5:0];
+    blk_in.pre       = ({1'b0, dst[5:0]} + {1'b0, blk_in.shift}) >= 7'd64;
+    blk_in.npkts     = NpktsW'(dst_end[15:10] - dst[15:10]) + NpktsW'(1);
+    unused_ends      = ^{src_end[5:0], dst_end[47:16], dst_end[9:0]};
+  end
+
+  assign blk_ready_o = (32'(n_blk_q) < BlkDepth);
+  assign blk_hs      = blk_valid_i && blk_ready_o;
+
+  always_ff @(posedge clk_i) begin
+    if (blk_hs) tab_q[wr_ptr_q] <= blk_in;
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      wr_ptr_q  <= '0;
+      ar_ptr_q  <= '0;
+      out_ptr_q <= '0;
+      n_blk_q   <= '0;
+      n_ar_q    <= '0;
+    end else begin
+      if (blk_hs)       wr_ptr_q  <= wr_ptr_q + 1'b1;
+      if (ar_blk_done)  ar_ptr_q  <= ar_ptr_q + 1'b1;
+      if (out_blk_done) out_ptr_q <= out_ptr_q + 1'b1;
+      n_blk_q <= n_blk_q + (BlkPtrW + 1)'(blk_hs) - (BlkPtrW + 1)'(out_blk_done);
+      n_ar_q  <= n_ar_q + (BlkPtrW + 1)'(blk_hs) - (BlkPtrW + 1)'(ar_blk_done);
+    end
+  end
+
+  // =======================================================================================
+  // Read requests: the source lines of each block in order, as bursts of at most 16 lines
+  // that never cross a 4 KiB boundary, issued while the line buffer has room reserved for
+  // every line in flight.
+  // =======================================================================================
+  logic                   ar_active_q, ar_load;
+  logic [LnW-1:0]       ar_line_q;
+  logic [10:0]            ar_left_q;
+  logic [4:0]             ar_n;         // lines of the next burst, 1..16
+  logic [CreditW-1:0]     credit_q;     // free line-buffer entries not reserved
+  logic [OutstW-1:0]      outst_q;      // bursts in flight
+  logic                   ar_hs, r_hs, r_last_hs, line_pop;
+
+  always_comb begin
+    logic [6:0] to_4k;
+    to_4k = 7'd64 - {1'b0, ar_line_q[5:0]};
+    ar_n  = 5'(BurstLines);
+    if ({4'd0, to_4k} < 11'(ar_n)) ar_n = 5'(to_4k);
+    if (ar_left_q < 11'(ar_n))     ar_n = 5'(ar_left_q);
+  end
+
+  assign ar_load         = !ar_active_q && (n_ar_q != '0);
+  assign m_axi_arvalid_o = ar_active_q && (32'(credit_q) >= 32'(ar_n)) &&
+                           (32'(outst_q) < RdOutstanding);
+  assign m_axi_arid_o    = '0;  // one ID: R data returns in order (docs/design.md 14)
+  assign m_axi_araddr_o  = {ar_line_q, 6'd0};
+  assign m_axi_arlen_o   = 8'(ar_n) - 8'd1;
+  assign m_axi_arsize_o  = 3'd6;  // 64-byte beats
+  assign m_axi_arburst_o = 2'b01; // INCR
+  assign ar_hs           = m_axi_arvalid_o && m_axi_arready_i;
+  assign ar_blk_done     = ar_hs && (ar_left_q == 11'(ar_n));
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      ar_active_q <= 1'b0;
+      ar_line_q   <= '0;
+      ar_left_q   <= '0;
+    end else if (ar_load) begin
+      ar_active_q <= 1'b1;
+      ar_line_q   <= tab_q[ar_ptr_q].src_line;
+      ar_left_q   <= tab_q[ar_ptr_q].n_src;
+    end else if (ar_hs) begin
+      ar_active_q <= !ar_blk_done;
+      ar_line_q   <= ar_line_q + LnW'(ar_n);
+      ar_left_q   <= ar_left_q - 11'(ar_n);
+    end
+  end
+
+  assign m_axi_rready_o = 1'b1;  // room was reserved when the burst was requested
+  assign r_hs           = m_axi_rvalid_i && m_axi_rready_o;
+  assign r_last_hs      = r_hs && m_axi_rlast_i;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      credit_q <= CreditW'(BufLines);
+      outst_q  <= '0;
+    end else begin
+      credit_q <= credit_q - (ar_hs ? CreditW'(ar_n) : '0) + (line_pop ? CreditW'(1) : '0);
+      outst_q  <= outst_q + (ar_hs ? OutstW'(1) : '0) - (r_last_hs ? OutstW'(1) : '0);
+    end
+  end
+
+  // The source lines, in request order.
+  logic         lb_valid, lb_full;
+  logic [511:0] lb_head;
+  logic [$clog2(BufLines + 3)-1:0] unused_lb_count;
+
+  fifo_ram #(
+    .Depth(BufLines),
+    .Width(512)
+  ) u_lines (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .push_i     (r_hs),
+    .push_data_i(m_axi_rdata_i),
+    .full_o     (lb_full),
+    .pop_i      (line_pop),
+    .valid_o    (lb_valid),
+    .head_o     (lb_head),
+    .count_o    (unused_lb_count)
+  );
+
+  // One ID, every response OKAY from a well-behaved memory: RID and RRESP carry nothing the
+  // send unit acts on (an error response cannot be reported on the wire format). The engine
+  // packet's footer is only checked (assertion EnginePktCrc), never forwarded.
+  logic unused_r;
+  assign unused_r = ^{m_axi_rid_i, m_axi_rresp_i, hp_data[511:384]};
+
+  // =======================================================================================
+  // Inline and control packets: a 2-entry FIFO, re-encoded as head beats at its output
+  // =======================================================================================
+  logic         hp_valid, hp_pop, hp_full, hp_empty;
+  logic [511:0] hp_data;
+  logic [1:0]   unused_hp_count;
+  wire_head_t   hp_beat;
+  logic         unused_eh;
+
+  sync_fifo #(
+    .Depth(2),
+    .Width(512)
+  ) u_pkts (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .push_i     (pkt_valid_i && pkt_ready_o),
+    .push_data_i(pkt_data_i),
+    .pop_i      (hp_pop),
+    .head_o     (hp_data),
+    .empty_o    (hp_empty),
+    .full_o     (hp_full),
+    .count_o    (unused_hp_count)
+  );
+
+  assign hp_valid    = !hp_empty;
+  assign pkt_ready_o = !hp_full;
+
+  always_comb begin
+    pkt_hdr_t eh;
+    wire_head_t w;
+    eh               = pkt_hdr_t'(hp_data[127:0]);
+    w                = '0;
+    w.hdr.kind       = (eh.kind == PktKindCtrl) ? WkCtrl : WkInline;
+    w.hdr.tid        = eh.tid;
+    w.hdr.seq        = eh.seq;
+    w.hdr.len        = WireLenW'(eh.len);
+    w.hdr.notify     = eh.notify;
+    w.hdr.pd         = eh.pd;
+    w.hdr.dst_addr   = eh.dst_addr;
+    w.payload        = hp_data[383:128];
+    w.src_node       = node_id_i;
+    w.xfer_id        = eh.xfer_id;
+    hp_beat          = wire_seal(w);
+    unused_eh        = ^eh.rsvd;
+  end
+
+  // =======================================================================================
+  // Output: packets on req_tx, one beat per cycle
+  // =======================================================================================
+  typedef enum logic [1:0] {
+    OBetween,  // between packets: a head-only packet, or the next data packet's head beat
+    OPayload,  // payload beats of a data packet
+    OTail      // its tail beat
+  } out_e;
+
+  out_e              ost_q, ost_d;
+  // the block being sent
+  logic              o_active_q, o_active_d;
+  blk_ent_t          o_blk_q, o_blk_d;
+  logic [NpktsW-1:0] o_pkt_q, o_pkt_d;       // packet index
+  logic [47:0]       o_addr_q, o_addr_d;     // destination of the packet's first byte
+  logic [BlockW:0]   o_rem_q, o_rem_d;       // bytes of the block from o_addr on
+  logic [4:0]        o_beats_q, o_beats_d;   // payload beats left in the packet
+  logic              o_first_q, o_first_d;   // the next payload beat is the packet's first
+  logic [10:0]       o_lines_q, o_lines_d;   // source lines of the block not yet popped
+  logic              o_primed_q, o_primed_d; // cur_q holds the window's first line
+  logic [511:0]      cur_q, cur_d;
+  logic [31:0]       crc_q, crc_d;
+  // a beat presented and not taken keeps its source (valid/data held until ready)
+  logic              held_q, held_hp_q;
+
+  logic [10:0]       o_plen;         // bytes of the current packet
+  logic [47:0]       o_plast;        // its last byte
+  logic              unused_plast;
+  logic [4:0]        o_pbeats;       // its payload beats
+  logic              o_last_pkt;
+  wire_head_t        d_head;
+  logic [511:0]      pay_beat;
+  logic              need_next, pay_ok, load_next, blk_next_avail;
+  logic              sel_hp;         // OBetween presents the head-only packet
+  logic              tx_hs;
+
+  always_comb begin
+    logic [10:0] room;
+    room     = 11'd1024 - {1'b0, o_addr_q[9:0]};
+    o_plen   = (o_rem_q < {6'd0, room}) ? 11'(o_rem_q) : room;
+    o_plast  = o_addr_q + {37'd0, o_plen} - 48'd1;
+    o_pbeats = 5'(o_plast[9:6] - o_addr_q[9:6]) + 5'd1;
+    o_last_pkt = ({6'd0, o_plen} == o_rem_q);
+    unused_plast = ^o_plast[47:10];
+  end
+
+  // The data packet's head beat.
+  always_comb begin
+    wire_head_t w;
+    w              = '0;
+    w.hdr.kind     = WkData;
+    w.hdr.tid      = o_blk_q.tid;
+    w.hdr.seq      = o_blk_q.seq;
+    w.hdr.len      = o_plen;
+    w.hdr.notify   = o_blk_q.notify;
+    w.hdr.last     = o_last_pkt;
+    w.hdr.retx     = o_blk_q.retx;
+    w.hdr.pd       = o_blk_q.pd;
+    w.hdr.npkts    = o_blk_q.npkts;
+    w.hdr.dst_addr = {o_blk_q.dst_node, o_addr_q};
+    w.src_node     = node_id_i;
+    w.xfer_id      = o_blk_q.xfer;
+    d_head         = wire_seal(w);
+  end
+
+  // The payload beat: the window {next, cur} shifted right by `shift` bytes, lanes outside
+  // the packet zeroed. `next` is the next source line, or zeros past the block's source.
+  always_comb begin
+    logic [1023:0] window;
+    logic [511:0]  shifted;
+    logic [5:0]    lo, hi;
+    window  = {need_next ? lb_head : 512'd0, cur_q};
+    shifted = 512'(window >> {o_blk_q.shift, 3'b000});
+    lo      = o_first_q ? o_addr_q[5:0] : 6'd0;
+    hi      = (o_beats_q == 5'd1) ? o_plast[5:0] : 6'd63;
+    for (int unsigned l = 0; l < 64; l++) begin
+      pay_beat[8*l +: 8] = (6'(l) >= lo && 6'(l) <= hi) ? shifted[8*l +: 8] : 8'd0;
+    end
+  end
+
+  assign need_next      = (o_lines_q != '0);
+  assign pay_ok         = o_primed_q && (!need_next || lb_valid);
+  assign blk_next_avail = (32'(n_blk_q) >= 2);  // a block after the one being sent
+  assign sel_hp         = held_q ? held_hp_q : hp_valid;
+
+  always_comb begin
+    req_tx_valid_o = 1'b0;
+    req_tx_data_o  = '0;
+    req_tx_last_o  = 1'b0;
+    unique case (ost_q)
+      OBetween: begin
+        if (sel_hp) begin
+          req_tx_valid_o = 1'b1;
+          req_tx_data_o  = hp_beat;
+          req_tx_last_o  = 1'b1;
+        end else if (o_active_q) begin
+          req_tx_valid_o = 1'b1;
+          req_tx_data_o  = d_head;
+        end
+      end
+      OPayload: begin
+        req_tx_valid_o = pay_ok;
+        req_tx_data_o  = pay_beat;
+      end
+      OTail: begin
+        req_tx_valid_o = 1'b1;
+        req_tx_data_o  = {480'd0, ~crc_q};
+        req_tx_last_o  = 1'b1;
+      end
+      default: ;
+    endcase
+  end
+
+  assign tx_hs           = req_tx_valid_o && req_tx_ready_i;
+  assign hp_pop          = tx_hs && (ost_q == OBetween) && sel_hp;
+  assign stat_pkt_sent_o = tx_hs && req_tx_last_o;
+
+  always_comb begin
+    ost_d      = ost_q;
+    o_active_d = o_active_q;
+    o_blk_d    = o_blk_q;
+    o_pkt_d    = o_pkt_q;
+    o_addr_d   = o_addr_q;
+    o_rem_d    = o_rem_q;
+    o_beats_d  = o_beats_q;
+    o_first_d  = o_first_q;
+    o_lines_d  = o_lines_q;
+    o_primed_d = o_primed_q;
+    cur_d      = cur_q;
+    crc_d      = crc_q;
+    line_pop   = 1'b0;
+    load_next  = 1'b0;
+    out_blk_done = 1'b0;
+
+    // The first line of the block's window, whenever it is there and not yet taken.
+    if (o_active_q && !o_primed_q && ost_q != OTail && lb_valid) begin
+      line_pop   = 1'b1;
+      cur_d      = lb_head;
+      o_lines_d  = o_lines_q - 11'd1;
+      o_primed_d = 1'b1;
+    end
+
+    unique case (ost_q)
+      OBetween: begin
+        if (tx_hs && !sel_hp) begin  // the data head beat left
+          ost_d     = OPayload;
+          o_beats_d = o_pbeats;
+          o_first_d = 1'b1;
+          crc_d     = CrcBeatSeed;
+        end
+      end
+      OPayload: begin
+        if (tx_hs) begin
+          if (need_next) begin
+            line_pop  = 1'b1;
+            o_lines_d = o_lines_q - 11'd1;
+          end
+          cur_d     = need_next ? lb_head : 512'd0;
+          crc_d     = crc32_beat(crc_q, pay_beat);
+          o_beats_d = o_beats_q - 5'd1;
+          o_first_d = 1'b0;
+          if (o_beats_q == 5'd1) ost_d = OTail;
+        end
+      end
+      OTail: begin
+        if (tx_hs) begin
+          ost_d    = OBetween;
+          o_pkt_d  = o_pkt_q + 1'b1;
+          o_addr_d = o_addr_q + {37'd0, o_plen};
+          o_rem_d  = o_rem_q - {6'd0, o_plen};
+          if (o_last_pkt) begin
+            out_blk_done = 1'b1;
+            o_active_d   = 1'b0;
+            load_next    = blk_next_avail;
+          end
+        end
+      end
+      default: ;
+    endcase
+
+    // Load a block into the output context: the next one as the last packet of a block
+    // leaves (no bubble), or the oldest one when the output has none.
+    if (load_next || (!o_active_q && n_blk_q != '0)) begin
+      blk_ent_t b;
+      b          = load_next ? tab_q[out_ptr_next] : tab_q[out_ptr_q];
+      o_active_d = 1'b1;
+      o_blk_d    = b;
+      o_pkt_d    = '0;
+      o_addr_d   = b.dst;
+      o_rem_d    = b.len;
+      o_lines_d  = b.n_src;
+      o_primed_d = b.pre;  // a window that starts before the source starts with zeros
+      cur_d      = '0;
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      ost_q      <= OBetween;
+      o_active_q <= 1'b0;
+      o_blk_q    <= '0;
+      o_pkt_q    <= '0;
+      o_addr_q   <= '0;
+      o_rem_q    <= '0;
+      o_beats_q  <= '0;
+      o_first_q  <= 1'b0;
+      o_lines_q  <= '0;
+      o_primed_q <= 1'b0;
+      cur_q      <= '0;
+      crc_q      <= '0;
+      held_q     <= 1'b0;
+      held_hp_q  <= 1'b0;
+    end else begin
+      ost_q      <= ost_d;
+      o_active_q <= o_active_d;
+      o_blk_q    <= o_blk_d;
+      o_pkt_q    <= o_pkt_d;
+      o_addr_q   <= o_addr_d;
+      o_rem_q    <= o_rem_d;
+      o_beats_q  <= o_beats_d;
+      o_first_q  <= o_first_d;
+      o_lines_q  <= o_lines_d;
+      o_primed_q <= o_primed_d;
+      cur_q      <= cur_d;
+      crc_q      <= crc_d;
+      held_q     <= req_tx_valid_o && !req_tx_ready_i && (ost_q == OBetween);
+      held_hp_q  <= sel_hp;
+    end
+  end
+
+  // =======================================================================================
+  // Assertions
+  // =======================================================================================
+  `ASSERT_VALID_HELD(ReqTxHeld, req_tx_valid_o, req_tx_ready_i, {req_tx_data_o, req_tx_last_o})
+  `ASSERT_VALID_HELD(ArHeld, m_axi_arvalid_o, m_axi_arready_i,
+                     {m_axi_araddr_o, m_axi_arlen_o})
+  // No burst crosses a 4 KiB boundary, none is longer than 16 beats.
+  `ASSERT(ArNo4kCross, m_axi_arvalid_o |->
+                       ({1'b0, m_axi_araddr_o[11:6]} + {1'b0, m_axi_arlen_o[5:0]}) < 7'd64)
+  `ASSERT(ArMax16, m_axi_arvalid_o |-> m_axi_arlen_o < 8'd16)
+  // Every R beat has its room in the line buffer.
+  `ASSERT(RNoOverflow, r_hs |-> !lb_full)
+  `ASSERT(CreditsBounded, 32'(credit_q) <= BufLines)
+  // A block's lines are all consumed by its last beat, none of the next block's.
+  `ASSERT(LinesAtBlockEnd, out_blk_done |-> o_lines_q == '0)
+  // Every accepted block leaves as exactly npkts packets.
+  `ASSERT(NpktsAtBlockEnd, out_blk_done |-> (o_pkt_q + 1'b1) == o_blk_q.npkts)
+
+`ifndef SYNTHESIS
+  // The engine's packets arrive with a correct footer CRC.
+  logic [5:0] in_len;
+  assign in_len = pkt_data_i[33:28];  // pkt_hdr_t.len
+  `ASSERT(EnginePktCrc, pkt_valid_i |->
+      pkt_data_i[415:384] == crc32_finish(crc32_partial(pkt_body_t'(pkt_data_i[383:0])), in_len))
+
+  // Packets never interleave: a packet's beats leave back to back from its head beat to the
+  // beat with last; a data packet has npayload + 2 beats.
+  logic [5:0] beats_q;
+  logic       in_data_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      beats_q   <= '0;
+      in_data_q <= 1'b0;
+    end else if (tx_hs) begin
+      beats_q   <= req_tx_last_o ? '0 : beats_q + 1'b1;
+      in_data_q <= !req_tx_last_o && (in_data_q || ost_q == OBetween);
+    end
+  end
+  `ASSERT(HeadOnlyBetweenPackets, tx_hs && sel_hp && ost_q == OBetween |-> !in_data_q)
+  `ASSERT(TailAfterPayload, tx_hs && ost_q == OTail |-> in_data_q && beats_q >= 6'd2)
+`endif
+
+endmodule
+
+`default_nettype wire
