@@ -37,3 +37,11 @@ $(eval $(call VERILATED_MODEL,sync_fifo_d3,sync_fifo,$(call module_srcs,sync_fif
 
 $(foreach p,$(TB_PRIM_NAMES),\
   $(eval $(call CATCH_TB,tb_$(p),tests/prim/tb_$(p).cpp,$(or $(TB_MODELS_$(p)),$(p)),)))
+
+# ---- the send unit alone: tests/send/*.cpp -> build/tests/tb_send_unit -----------------------
+# On the memory model and SimCtrl of the harness (their objects only, not ni_sim's tops).
+$(eval $(call VERILATED_MODEL,send_unit,send_unit,$(call module_srcs,send_unit),--trace-fst))
+SEND_TB_OBJS := $(call obj_of,sim/core/sim_ctrl.cpp sim/agents/mem_model.cpp)
+$(eval $(call CATCH_TB,tb_send_unit,$(wildcard tests/send/*.cpp),send_unit,$(SEND_TB_OBJS) $(REF_LIB)))
+$(tb_send_unit_OBJS): MODEL_INC += -DVM_TRACE=1 -DVM_TRACE_FST=1
+$(BUILD)/tests/tb_send_unit: LDLIBS += -lz

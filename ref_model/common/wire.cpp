@@ -20,8 +20,8 @@ namespace bf = ni_pkg::wire_head_t;
 namespace tf = ni_pkg::wire_tail_t;
 
 // Header fields LSB first, the order of WireHead's header members.
-constexpr PkgField kHdr[] = {hf::kind, hf::tid,  hf::seq,   hf::len,  hf::notify,  hf::last,
-                             hf::retx, hf::pd,   hf::npkts, hf::rsvd, hf::dst_addr};
+constexpr PkgField kHdr[] = {hf::kind, hf::tid, hf::seq,   hf::len,  hf::notify,  hf::last,
+                             hf::retx, hf::pd,  hf::npkts, hf::rsvd, hf::dst_addr};
 static_assert(std::size(kHdr) == std::size(hf::fields), "every wire_hdr_t field");
 static_assert(bf::payload.width == 8 * kShortPayload, "short payload is 32 bytes");
 static_assert(ni_pkg::BeatBytes == kBeatBytes && ni_pkg::PktBytes == kPktBytes, "ni_pkg");
@@ -29,19 +29,23 @@ static_assert(ni_pkg::BeatBytes == kBeatBytes && ni_pkg::PktBytes == kPktBytes, 
 uint64_t line_of(uint64_t a) { return a & ~uint64_t{kBeatBytes - 1}; }
 
 std::array<uint64_t, 11> hdr_values(const WireHead& h) {
-  return {h.kind, h.tid,   h.seq,   h.len,  h.notify, h.last,
-          h.retx, h.pd,    h.npkts, h.rsvd, h.dst_addr};
+  return {h.kind, h.tid, h.seq, h.len, h.notify, h.last, h.retx, h.pd, h.npkts, h.rsvd, h.dst_addr};
 }
 
 }  // namespace
 
 const char* to_string(WireKind k) {
   switch (k) {
-    case WireKind::Inline: return "inline";
-    case WireKind::Ctrl: return "control";
-    case WireKind::Data: return "data";
-    case WireKind::Ack: return "ack";
-    case WireKind::Nack: return "nack";
+    case WireKind::Inline:
+      return "inline";
+    case WireKind::Ctrl:
+      return "control";
+    case WireKind::Data:
+      return "data";
+    case WireKind::Ack:
+      return "ack";
+    case WireKind::Nack:
+      return "nack";
   }
   return "?";
 }
@@ -89,9 +93,7 @@ uint32_t head_crc(const Bits512& beat) {
   return crc32(msg, sizeof msg);
 }
 
-bool head_crc_ok(const Bits512& beat) {
-  return get_field(beat, bf::hcrc) == head_crc(beat);
-}
+bool head_crc_ok(const Bits512& beat) { return get_field(beat, bf::hcrc) == head_crc(beat); }
 
 uint32_t WireHead::compute_hcrc() const { return head_crc(pack()); }
 
@@ -222,8 +224,7 @@ std::string to_string(const WireHead& h) {
   os << to_string(h.wire_kind()) << " tid=" << h.tid << " seq=" << h.seq << " len=" << h.len
      << " notify=" << h.notify << " last=" << h.last << " retx=" << h.retx
      << " pd=" << unsigned{h.pd} << " npkts=" << unsigned{h.npkts}
-     << " dst=" << detail::hex64(h.dst_addr) << " src_node=" << h.src_node
-     << " xfer=" << h.xfer_id;
+     << " dst=" << detail::hex64(h.dst_addr) << " src_node=" << h.src_node << " xfer=" << h.xfer_id;
   char buf[16];
   std::snprintf(buf, sizeof buf, "%08x", h.hcrc);
   os << " hcrc=" << buf;

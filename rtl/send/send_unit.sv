@@ -21,7 +21,8 @@ module send_unit
 #(
   parameter int unsigned MemAddrW      = 48,
   parameter int unsigned MemIdW        = 4,
-  parameter int unsigned RdOutstanding = 8,  // read bursts in flight
+  parameter int unsigned RdOutstanding = 8,  // read bursts requested, first beat not back
+  parameter int unsigned BufLines      = 2 * RdOutstanding * 16,  // line buffer, 64 B each
   parameter int unsigned BlkDepth      = 4   // block descriptors held (a power of two)
 ) (
   input  logic                clk_i,
@@ -60,7 +61,6 @@ module send_unit
 );
 
   localparam int unsigned BurstLines = 16;                         // AXI burst, beats
-  localparam int unsigned BufLines   = RdOutstanding * BurstLines; // line buffer (RAM part)
   localparam int unsigned BlkPtrW    = $clog2(BlkDepth);
   localparam int unsigned CreditW    = $clog2(BufLines + 1);
   localparam int unsigned OutstW     = $clog2(RdOutstanding + 1);
@@ -68,6 +68,9 @@ module send_unit
 
   if (MemAddrW != 48) begin : gen_bad_addr_width
     $error("send_unit: only MemAddrW = 48 is supported (ICD 10)");
+  end
+  if (BufLines < RdOutstanding * BurstLines) begin : gen_bad_buf_lines
+    $error("send_unit: BufLines must hold RdOutstanding full bursts");
   end
   if ((BlkDepth & (BlkDepth - 1)) != 0 || BlkDepth < 2) begin : gen_bad_blk_depth
     $error("send_unit: BlkDepth must be a power of two, at least 2");
@@ -168,7 +171,8 @@ module send_unit
   logic [4:0]             ar_n;         // lines of the next burst, 1..16
   logic [CreditW-1:0]     credit_q;     // free line-buffer entries not reserved
   logic [OutstW-1:0]      outst_q;      // bursts in flight
-  logic                   ar_hs, r_hs, r_last_hs, line_pop;
+  logic                   ar_hs, r_hs, r_first_hs, line_pop;
+  logic                   r_mid_q;      // an R burst has delivered its first beat, not its last
 
   always_comb begin
     logic [6:0] to_4k;
@@ -207,15 +211,17 @@ module send_unit
 
   assign m_axi_rready_o = 1'b1;  // room was reserved when the burst was requested
   assign r_hs           = m_axi_rvalid_i && m_axi_rready_o;
-  assign r_last_hs      = r_hs && m_axi_rlast_i;
+  assign r_first_hs     = r_hs && !r_mid_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       credit_q <= CreditW'(BufLines);
       outst_q  <= '0;
+      r_mid_q  <= 1'b0;
     end else begin
       credit_q <= credit_q - (ar_hs ? CreditW'(ar_n) : '0) + (line_pop ? CreditW'(1) : '0);
-      outst_q  <= outst_q + (ar_hs ? OutstW'(1) : '0) - (r_last_hs ? OutstW'(1) : '0);
+      outst_q  <= outst_q + (ar_hs ? OutstW'(1) : '0) - (r_first_hs ? OutstW'(1) : '0);
+      if (r_hs) r_mid_q <= !m_axi_rlast_i;
     end
   end
 

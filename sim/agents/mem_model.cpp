@@ -20,8 +20,7 @@ std::string hex(uint64_t v) {
 }
 }  // namespace
 
-MemModel::MemModel(const AxiMemPorts& port, Rng& rng, MemOptions opt, uint16_t node,
-                   EventBus& bus)
+MemModel::MemModel(const AxiMemPorts& port, Rng& rng, MemOptions opt, uint16_t node, EventBus& bus)
     : p_(port), rng_(rng), opt_(opt), node_(node), bus_(bus), mem_(node) {}
 
 void MemModel::fail(uint64_t cycle, const std::string& what) {
@@ -140,7 +139,8 @@ void MemModel::sample(uint64_t cycle) {
     const uint64_t addr = *p_.araddr;
     if (check_burst(cycle, "AR", addr, *p_.arlen, *p_.arsize, *p_.arburst)) {
       const uint64_t lat = rng_.range(opt_.rd_lat_min, std::max(opt_.rd_lat_min, opt_.rd_lat_max));
-      rd_.push_back(Burst{*p_.arid, addr, unsigned(*p_.arlen) + 1, cycle + lat, order_++, 0, {}, {}});
+      rd_.push_back(
+          Burst{*p_.arid, addr, unsigned(*p_.arlen) + 1, cycle + lat, order_++, 0, {}, {}});
       ++n_reads_;
     }
   }
@@ -170,7 +170,8 @@ void MemModel::sample(uint64_t cycle) {
       Burst& w = wr_data_.front();
       const auto words = p_.wdata.get<8>();
       const uint64_t strb = *p_.wstrb;
-      for (unsigned i = 0; i < kBeatBytes; ++i) w.data.push_back(uint8_t(words[i / 8] >> (8 * (i % 8))));
+      for (unsigned i = 0; i < kBeatBytes; ++i)
+        w.data.push_back(uint8_t(words[i / 8] >> (8 * (i % 8))));
       w.strb.push_back(strb);
       ++w.done;
       const bool last = w.done == w.beats;

@@ -59,9 +59,9 @@ class MemModel : public Component, public Checker {
     uint8_t id;
     uint64_t addr;  // AxADDR
     unsigned beats;
-    uint64_t ready;  // earliest cycle of the response
-    uint64_t order;  // arrival order
-    unsigned done = 0;  // beats sent (R) / received (W)
+    uint64_t ready;             // earliest cycle of the response
+    uint64_t order;             // arrival order
+    unsigned done = 0;          // beats sent (R) / received (W)
     std::vector<uint8_t> data;  // W: the beats' data, 64 bytes each
     std::vector<uint64_t> strb;
   };
@@ -79,11 +79,11 @@ class MemModel : public Component, public Checker {
   EventBus& bus_;
   ni::MemImage mem_;
   std::vector<CheckFailure> errors_;
-  std::deque<Burst> rd_;        // accepted reads, not yet fully answered
-  std::deque<Burst> wr_data_;   // accepted AWs waiting for their W beats, in AW order
-  std::deque<Burst> wr_resp_;   // writes with all beats, waiting for B
-  int r_cur_ = -1;              // read burst being answered (index into rd_)
-  int b_cur_ = -1;              // write whose B is presented
+  std::deque<Burst> rd_;       // accepted reads, not yet fully answered
+  std::deque<Burst> wr_data_;  // accepted AWs waiting for their W beats, in AW order
+  std::deque<Burst> wr_resp_;  // writes with all beats, waiting for B
+  int r_cur_ = -1;             // read burst being answered (index into rd_)
+  int b_cur_ = -1;             // write whose B is presented
   uint64_t order_ = 0;
   bool arready_ = false, awready_ = false, wready_ = false;
   uint64_t n_reads_ = 0, n_writes_ = 0;

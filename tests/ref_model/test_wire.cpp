@@ -52,8 +52,7 @@ TEST_CASE("crc32 is IEEE 802.3", "[wire]") {
   CHECK(crc32(reinterpret_cast<const uint8_t*>(s), 9) == 0xcbf43926u);
 }
 
-TEST_CASE("head beat: fields at the ICD 11 positions, hcrc over bytes 0-47 and 52-63",
-          "[wire]") {
+TEST_CASE("head beat: fields at the ICD 11 positions, hcrc over bytes 0-47 and 52-63", "[wire]") {
   WireHead h;
   h.kind = 2;
   h.tid = 5;
