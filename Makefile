@@ -19,6 +19,7 @@ include mk/tests.mk
 include mk/sim.mk
 include mk/lint.mk
 include mk/flows.mk
+include mk/slurm.mk
 
 -include $(CPP_OBJS:.o=.d)
 

@@ -27,6 +27,10 @@ DEB_PKGS=(
   valgrind           # make bench: instruction counts of the simulator (callgrind)
   libcli11-dev       # command-line parsing of ni_sim (CLI11)
   clang-format       # make lint: C++ formatting (.clang-format)
+  # make test: tests/slurm/test_slurm_cluster.py runs make regress-slurm against a
+  # single-machine Slurm cluster it brings up from these (munged, slurmctld, slurmd; the
+  # client commands sbatch/squeue come with slurmctld's dependency slurm-client)
+  slurmctld slurmd munge
 )
 
 log() { echo "deps: $*" >&2; }

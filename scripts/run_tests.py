@@ -100,6 +100,7 @@ COMMANDS: list[Command] = [
     Command("sim capture import", [PY, "tests/sim/test_capture.py"]),
     Command("sim waveforms", [PY, "tests/sim/test_trace.py"]),
     Command("sim functional coverage", [PY, "tests/sim/test_coverage.py"]),
+    Command("slurm cluster regression", [PY, "tests/slurm/test_slurm_cluster.py"]),
     *_vectors(),
 ]
 
