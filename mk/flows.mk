@@ -16,12 +16,12 @@ regress: $(SIM_BIN) | deps
 	@echo "report: $(BUILD)/regress/report.json"
 
 ## regress-seeds: the regression over N seeds in parallel (N=8, JOBS=2, TRANSFERS, FIRST=1, or
-##                SEEDS=1-16; CONFIG, RESULTS=build/regress-seeds) and the merge of
+##                SEEDS=1-16; CONFIG, RESULTS=build/regress-seeds, SIM) and the merge of
 ##                scripts/merge_results.py: failing seeds first, JUnit, merged coverage
 regress-seeds: $(SIM_BIN) | deps
 	$(Q)$(PYTHON) scripts/regress_seeds.py -n $(N) --first $(or $(FIRST),1) -j $(JOBS) \
 	  --transfers $(TRANSFERS) $(foreach c,$(or $(CONFIG),$(REGRESS_CONFIG)),--config $(c)) \
-	  $(if $(SEEDS),--seeds $(SEEDS)) $(if $(RESULTS),--results $(RESULTS))
+	  $(if $(SEEDS),--seeds $(SEEDS)) $(if $(RESULTS),--results $(RESULTS)) $(if $(SIM),--sim $(SIM))
 
 ## mutants: apply deliberate RTL bugs one at a time and show the checks kill each (not in CI)
 mutants: | deps

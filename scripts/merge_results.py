@@ -89,6 +89,8 @@ def merge_coverage(results: Path, passed: list[dict], plan: dict) -> tuple[list[
     dats = [results / "runs" / r["id"] / "coverage.dat" for r in passed if r.get("code_coverage")]
     info = {"functional_runs": len(jsons), "code_runs": len(dats), "functional": None, "code": None}
     lines = []
+    if not plan.get("functional_coverage", True):
+        return ["coverage: not collected (--no-coverage)"], info
     if not jsons:
         return ["functional coverage: none (no passing run wrote coverage)"], info
     fcov = coverage_report.merge_functional(jsons)
@@ -152,7 +154,8 @@ def merge(results: Path, quiet: bool = False) -> int:
     if failed:
         out.append(f"Failing seeds ({len(failed)}):")
         for r in failed:
-            out.append(f"  FAIL  {name(r)}  [{r['id']}, {r['host']}, {r['seconds']:.1f} s]")
+            out.append(f"  {'FAIL ' if r['status'] == 'fail' else 'ERROR'} {name(r)}  "
+                       f"[{r['id']}, {r['host']}, {r['seconds']:.1f} s]")
             out.append(f"        {r['message']}")
             out += [f"        {l}" for l in r.get("detail", "").splitlines()[:10] if l.strip()]
             out.append(f"        reproduce: {r['reproduce']}")
@@ -166,11 +169,11 @@ def merge(results: Path, quiet: bool = False) -> int:
                            "dumps the whole run)")
         out.append("")
     if missing:
-        out.append(f"Seeds with no result ({len(missing)}): {rs.format_ranges([r['index'] for r in missing])} "
-                   "(plan indices)")
+        out.append(f"Seeds with no result ({len(missing)}):")
         for r in missing:
-            out.append(f"  NO RESULT  {name(r)}  [{r['id']}]  {r['message']}"
-                       + (f"; log {r['log']}" if r.get("log") else ""))
+            out.append(f"  NO RESULT  {name(r)}  [{r['id']}, plan index {r['index']}]  "
+                       + r["message"].removeprefix("no result: ")
+                       + (f"; Slurm log {rs.rel(results / r['log'])}" if r.get("log") else ""))
         out.append(f"  resubmit only these: scripts/slurm_regress.py --resubmit-missing {rs.rel(results)}")
         out.append("")
     if passed:
@@ -201,7 +204,7 @@ def merge(results: Path, quiet: bool = False) -> int:
             case = ET.Element("testcase", classname=f"regress.{rs.config_stem(r['config'])}",
                               name=f"seed {r['seed']}", time="0")
             ET.SubElement(case, "error", message=r["message"], type="no result").text = (
-                r["message"] + (f"\nSlurm log: {r['log']}" if r.get("log") else ""))
+                r["message"] + (f"\nSlurm log: {rs.rel(results / r['log'])}" if r.get("log") else ""))
         suite.append(case)
     top = ET.Element("testsuites", name="ni_sim regression", tests=suite.get("tests"),
                      failures=suite.get("failures"), errors=suite.get("errors"), time=suite.get("time"))

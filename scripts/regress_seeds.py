@@ -94,7 +94,8 @@ def config_stem(config: str | None) -> str:
 
 
 def make_plan(groups: list[tuple[str | None, list[int]]], transfers: int, sim: str,
-              trace_window: int, code_coverage: bool, launcher: str) -> dict:
+              trace_window: int, functional_coverage: bool, code_coverage: bool,
+              launcher: str) -> dict:
     """groups: (config or None, seeds). One run per (config, seed), in the order given."""
     pairs = [(cfg, s) for cfg, seeds in groups for s in seeds]
     one_config = len({cfg for cfg, _ in pairs}) <= 1
@@ -108,7 +109,8 @@ def make_plan(groups: list[tuple[str | None, list[int]]], transfers: int, sim: s
         runs.append({"index": len(runs), "id": rid, "seed": seed, "config": cfg})
     return {"format": PLAN_FORMAT, "created": now_iso(), "launcher": launcher,
             "root": str(ROOT), "sim": sim, "transfers": transfers, "trace_window": trace_window,
-            "code_coverage": code_coverage, "runs": runs}
+            "functional_coverage": functional_coverage, "code_coverage": code_coverage,
+            "runs": runs}
 
 
 def write_json(path: Path, data) -> None:
@@ -224,7 +226,9 @@ def run_one(results: Path, plan: dict, index: int) -> dict:
     argv = [plan["sim"], "--quiet", "--seed", str(run["seed"]), "--transfers", str(plan["transfers"])]
     if run["config"]:
         argv += ["--config", run["config"]]
-    argv += ["--report", rel(rd / "report.json"), "--coverage", rel(rd / "coverage.json")]
+    argv += ["--report", rel(rd / "report.json")]
+    if plan["functional_coverage"]:
+        argv += ["--coverage", rel(rd / "coverage.json")]
     if plan["code_coverage"]:
         argv += ["--code-coverage", rel(rd / "coverage.dat")]
     fst = rd / "fail.fst"
@@ -294,7 +298,8 @@ def seed_line(res: dict) -> str:
     name = f"seed {res['seed']:4d}" + (f" {config_stem(res['config'])}" if "." in res["id"] else "")
     if res["status"] == "pass":
         return f"PASS {name}  {res['seconds']:6.1f} s  {info}"
-    return f"FAIL {name}  {res['seconds']:6.1f} s  {res['message']}\n           reproduce: {res['reproduce']}"
+    st = "FAIL" if res["status"] == "fail" else "ERROR"
+    return f"{st} {name}  {res['seconds']:6.1f} s  {res['message']}\n           reproduce: {res['reproduce']}"
 
 
 # ------------------------------------------------------------------------------------------------
@@ -315,6 +320,8 @@ def add_plan_args(ap: argparse.ArgumentParser, default_results: str) -> None:
                     help="cycles of FST written before a failure (0: none)")
     ap.add_argument("--code-coverage", choices=("auto", "yes", "no"), default="auto",
                     help="Verilator code coverage per run (auto: when SIM is a COVERAGE=1 build)")
+    ap.add_argument("--no-coverage", action="store_true",
+                    help="no coverage at all (functional coverage costs about 40 %% more time)")
 
 
 def plan_from_args(a: argparse.Namespace, seeds_default: list[int] | None, launcher: str) -> dict:
@@ -341,10 +348,12 @@ def plan_from_args(a: argparse.Namespace, seeds_default: list[int] | None, launc
         if cfg and not (ROOT / cfg).is_file():
             raise SystemExit(f"{cfg}: no such configuration file")
     cov = {"yes": True, "no": False}.get(a.code_coverage)
-    if cov is None:
+    if a.no_coverage:
+        cov = False
+    elif cov is None:
         cov = has_code_coverage(sim)
     try:
-        return make_plan(groups, a.transfers, sim, a.trace_window, cov, launcher)
+        return make_plan(groups, a.transfers, sim, a.trace_window, not a.no_coverage, cov, launcher)
     except ValueError as e:
         raise SystemExit(str(e))
 

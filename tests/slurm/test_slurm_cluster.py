@@ -392,8 +392,39 @@ def scenario(check: Checks, cluster: Cluster, tmp: Path) -> None:
           p.stdout[-1500:])
     check(bins(local / "coverage" / "functional.json") == bins(results / "coverage" / "functional.json"),
           "regress_seeds.py on this machine: the same merged functional coverage")
+    killed_task(check, cluster, tmp)
     print(f"timing: first submission to merged summary {first:.0f} s; whole scenario "
           f"{time.monotonic() - t0:.0f} s", flush=True)
+
+
+def killed_task(check: Checks, cluster: Cluster, tmp: Path) -> None:
+    """A task killed while it runs (as by a time limit or a lost node) has no result, and
+    the summary says where it started and why Slurm ended it."""
+    results = tmp / "killed"
+    # A long run (about a minute): scancel ends it a moment after it has started.
+    p = cluster.run([PY, "scripts/slurm_regress.py", "--seeds", "3", "--transfers", "3000000",
+                     "--config", "sim/configs/regress.json", "--results", str(results)])
+    if not check(p.returncode == 0, "a one-task regression submits", p.stdout):
+        return
+    job = json.loads((results / "slurm" / "submissions.json").read_text())["submissions"][0]["arrays"][0]["job"]
+    started = results / "runs" / "seed-3" / "started.json"
+    end = time.monotonic() + 60
+    while not started.exists() and time.monotonic() < end:
+        time.sleep(0.2)
+    if not check(started.exists(), "the long task started"):
+        return
+    time.sleep(1)
+    cluster.run(["scancel", f"{job}_0"])
+    p = cluster.run([PY, "scripts/slurm_regress.py", "--wait-for", str(results), "--poll", "1"])
+    s = json.loads((results / "summary.json").read_text())
+    text = (results / "summary.txt").read_text()
+    check(p.returncode == 1 and s["missing_indices"] == [0] and s["passed"] == 0
+          and f"started on {cluster.host}" in text and "CANCELLED" in text,
+          "a task killed while running: no result, the summary says it started and was cancelled",
+          text[:1200])
+    top = ET.parse(results / "junit.xml").getroot()
+    check(top.get("errors") == "1" and top.get("tests") == "1",
+          "a task killed while running: an error in junit.xml")
 
 
 def main() -> int:
