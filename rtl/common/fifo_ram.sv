@@ -99,7 +99,7 @@ module fifo_ram #(
 
   assign valid_o = !out_empty;
   assign full_o  = (32'(ram_cnt_q) == Depth);
-  assign count_o = CntW'(ram_cnt_q) + CntW'(out_cnt) + CntW'(rd_q);
+  assign count_o = CntW'(32'(ram_cnt_q) + 32'(out_cnt) + 32'(rd_q));
 
   logic unused_out_full;
   assign unused_out_full = out_full;

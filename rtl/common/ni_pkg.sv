@@ -65,6 +65,11 @@ package ni_pkg;
   localparam int unsigned CntW        = 18;                      // block counts
   localparam int unsigned LineW       = 256;
   localparam int unsigned NumStats    = 13;
+  // ni_node adds counters 16-26 (ICD 8): packets sent, received, head/payload CRC errors,
+  // no receive context, stale or duplicate, misrouted, ACKs sent, NACKs sent, notifications,
+  // receive contexts reclaimed idle.
+  localparam int unsigned NodeStatBase = 16;
+  localparam int unsigned NumNodeStats = 11;
 
   typedef logic [XferW-1:0] xfer_t;
   typedef logic [WchW-1:0]  wch_t;

@@ -14,11 +14,14 @@ module axi_slave
   parameter int unsigned AccSets    = 1,
   parameter int unsigned IntraPrios = 8,
   parameter int unsigned AxiAddrW   = 32,
-  parameter int unsigned AxiIdW     = 4
+  parameter int unsigned AxiIdW     = 4,
+  parameter bit          NodeRegs   = 1'b0  // ni_node: control words 2 (RxIdle), 3 (node id)
 ) (
   input  logic                clk_i,
   input  logic                rst_ni,
   input  logic                init_done_i,
+  input  node_t               node_id_i,    // read as control word 3 (NodeRegs)
+  output logic [63:0]         rx_idle_o,    // control word 2 (NodeRegs)
   // AXI4 slave (128-bit data)
   input  logic [AxiIdW-1:0]   s_axi_awid_i,
   input  logic [AxiAddrW-1:0] s_axi_awaddr_i,
@@ -295,6 +298,12 @@ module axi_slave
   // ---- outcome of the beat ----------------------------------------------------------------
   logic line_accept;
   logic go_live;         // this line makes a transfer live (short, or line 1)
+  // Control words a write may change: 0 and 1, and 2 in ni_node (3, the node id, is read-only).
+  function automatic logic ctrl_writable(logic [11:0] word);
+    return (32'(word) == CtrlRetxTimeout) || (32'(word) == CtrlMaxRetries) ||
+           (NodeRegs && 32'(word) == CtrlRxIdle);
+  endfunction
+
   logic reg_bad;         // bad control-register word write
   logic beat_bad;
   logic w_hs;
@@ -308,7 +317,7 @@ module axi_slave
     reg_bad = 1'b0;
     if (cur.region4) begin
       for (int l = 0; l < 2; l++) begin
-        if (lane_wr[l] && (l != 0 || beat_addr[15:5] != '0)) reg_bad = 1'b1;
+        if (lane_wr[l] && (l != 0 || !ctrl_writable(beat_addr[15:4]))) reg_bad = 1'b1;
       end
     end
   end
@@ -381,13 +390,19 @@ module axi_slave
   // Control registers (region 4)
   logic [63:0] retx_timeout_q, retx_timeout_d;
   logic [63:0] max_retries_q, max_retries_d;
+  logic [63:0] rx_idle_q, rx_idle_d;
 
   always_comb begin
     retx_timeout_d = retx_timeout_q;
     max_retries_d  = max_retries_q;
+    rx_idle_d      = rx_idle_q;
     if (w_hs && cur.region4 && !pre_bad && !reg_bad && lane_wr[0]) begin
-      if (beat_addr[4]) max_retries_d  = s_axi_wdata_i[63:0];
-      else              retx_timeout_d = s_axi_wdata_i[63:0];
+      unique case (32'(beat_addr[15:4]))
+        CtrlRetxTimeout: retx_timeout_d = s_axi_wdata_i[63:0];
+        CtrlMaxRetries:  max_retries_d  = s_axi_wdata_i[63:0];
+        CtrlRxIdle:      rx_idle_d      = s_axi_wdata_i[63:0];
+        default: ;
+      endcase
     end
   end
 
@@ -406,6 +421,7 @@ module axi_slave
       txn_err_q      <= 1'b0;
       retx_timeout_q <= RetxTimeoutReset;
       max_retries_q  <= MaxRetriesReset;
+      rx_idle_q      <= RxIdleReset;
     end else begin
       acc_valid_q    <= acc_valid_d;
       acc_page_q     <= acc_page_d;
@@ -420,11 +436,13 @@ module axi_slave
       txn_err_q      <= txn_err_d;
       retx_timeout_q <= retx_timeout_d;
       max_retries_q  <= max_retries_d;
+      rx_idle_q      <= NodeRegs ? rx_idle_d : RxIdleReset;
     end
   end
 
   assign retx_timeout_o = retx_timeout_q;
   assign max_retries_o  = max_retries_q;
+  assign rx_idle_o      = rx_idle_q;
 
   // AW FIFO: an address whose single beat is consumed in its own cycle never enters it.
   assign aw_push = aw_hs && !(aw_empty && w_hs && beat_last);
@@ -521,6 +539,10 @@ module axi_slave
           RegionCtrl: begin
             if (32'(s_axi_araddr_i[15:4]) == CtrlRetxTimeout)     r_data_d = retx_timeout_q;
             else if (32'(s_axi_araddr_i[15:4]) == CtrlMaxRetries) r_data_d = max_retries_q;
+            else if (NodeRegs && 32'(s_axi_araddr_i[15:4]) == CtrlRxIdle) r_data_d = rx_idle_q;
+            else if (NodeRegs && 32'(s_axi_araddr_i[15:4]) == CtrlNodeId) begin
+              r_data_d = {48'd0, node_id_i};
+            end
           end
           default: r_data_d = '0;
         endcase

@@ -16,7 +16,9 @@ module qos_engine
   parameter int unsigned PktFifoDepth   = 16,
   parameter int unsigned AxiDataW       = 128,
   parameter int unsigned AxiAddrW       = 32,
-  parameter int unsigned AxiIdW         = 4
+  parameter int unsigned AxiIdW         = 4,
+  // ni_node: statistics counters 16-26 and control words 2 (RxIdle) and 3 (node id), ICD 8/14
+  parameter bit          NodeRegs       = 1'b0
 ) (
   input  logic                clk_i,
   input  logic                rst_ni,
@@ -64,6 +66,11 @@ module qos_engine
   output logic                rsp_ready_o,
   input  rsp_t                rsp_i,
   output logic                init_done_o,
+  // ni_node only (NodeRegs): the node id read as control word 3, events of counters 16-26
+  // (bit i counts counter 16 + i), control word 2 (RxIdle). Tie to 0 in qos_engine alone.
+  input  node_t               node_id_i,
+  input  logic [NumNodeStats-1:0] node_stat_inc_i,
+  output logic [63:0]         rx_idle_o,
   // Trace port for the verification harness (docs/design.md section 13); leave unconnected.
   output qos_trace_t          trace_o
 );
@@ -430,13 +437,29 @@ module qos_engine
                      st_slverr,                    //  1 descriptor writes rejected
                      st_live};                     //  0 descriptors accepted
 
-  stat_counters u_stats (
-    .clk_i   (clk_i),
-    .rst_ni  (rst_ni),
-    .inc_i   (stat_inc),
-    .rd_idx_i(stat_idx),
-    .rd_val_o(stat_val)
-  );
+  if (NodeRegs) begin : gen_node_stats
+    stat_counters #(
+      .NumCnt(NodeStatBase + NumNodeStats)
+    ) u_stats (
+      .clk_i   (clk_i),
+      .rst_ni  (rst_ni),
+      .inc_i   ({node_stat_inc_i, (NodeStatBase - NumStats)'(0), stat_inc}),
+      .rd_idx_i(stat_idx),
+      .rd_val_o(stat_val)
+    );
+  end else begin : gen_engine_stats
+    logic unused_node_in;
+    assign unused_node_in = ^{node_stat_inc_i, node_id_i};
+    stat_counters #(
+      .NumCnt(NumStats)
+    ) u_stats (
+      .clk_i   (clk_i),
+      .rst_ni  (rst_ni),
+      .inc_i   (stat_inc),
+      .rd_idx_i(stat_idx),
+      .rd_val_o(stat_val)
+    );
+  end
 
   // =======================================================================================
   // AXI slave (thesis 3.6)
@@ -447,11 +470,14 @@ module qos_engine
     .AccSets   (AccSets),
     .IntraPrios(IntraPrios),
     .AxiAddrW  (AxiAddrW),
-    .AxiIdW    (AxiIdW)
+    .AxiIdW    (AxiIdW),
+    .NodeRegs  (NodeRegs)
   ) u_axi (
     .clk_i              (clk_i),
     .rst_ni             (rst_ni),
     .init_done_i        (init_done),
+    .node_id_i          (node_id_i),
+    .rx_idle_o          (rx_idle_o),
     .s_axi_awid_i       (s_axi_awid_i),
     .s_axi_awaddr_i     (s_axi_awaddr_i),
     .s_axi_awlen_i      (s_axi_awlen_i),

@@ -133,7 +133,7 @@ module send_unit
     blk_in.n_src     = 11'(src_end[47:6] - src[47:6]) + 11'd1;
     blk_in.shift     = src[5:0] - dst[5:0];
     blk_in.pre       = ({1'b0, dst[5:0]} + {1'b0, blk_in.shift}) >= 7'd64;
-    blk_in.npkts     = NpktsW'(dst_end[15:10] - dst[15:10]) + NpktsW'(1);
+    blk_in.npkts     = NpktsW'(dst_end[15:10] - dst[15:10]) + NpktsW'(1'b1);
     unused_ends      = ^{src_end[5:0], dst_end[47:16], dst_end[9:0]};
   end
 
@@ -245,12 +245,6 @@ module send_unit
     .count_o    (unused_lb_count)
   );
 
-  // One ID, every response OKAY from a well-behaved memory: RID and RRESP carry nothing the
-  // send unit acts on (an error response cannot be reported on the wire format). The engine
-  // packet's footer is only checked (assertion EnginePktCrc), never forwarded.
-  logic unused_r;
-  assign unused_r = ^{m_axi_rid_i, m_axi_rresp_i, hp_data[511:384]};
-
   // =======================================================================================
   // Inline and control packets: a 2-entry FIFO, re-encoded as head beats at its output
   // =======================================================================================
@@ -276,6 +270,13 @@ module send_unit
   );
 
   assign hp_valid    = !hp_empty;
+
+  // One ID, every response OKAY from a well-behaved memory: RID and RRESP carry nothing the
+  // send unit acts on (an error response cannot be reported on the wire format). The engine
+  // packet's footer is only checked (assertion EnginePktCrc), never forwarded.
+  logic unused_r;
+  assign unused_r = ^{m_axi_rid_i, m_axi_rresp_i, hp_data[511:384]};
+
   assign pkt_ready_o = !hp_full;
 
   always_comb begin
