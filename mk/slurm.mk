@@ -5,6 +5,11 @@
 
 .PHONY: regress-slurm regress-slurm-resubmit
 
+# Options of both targets.
+SLURM_OPTS = $(if $(PARTITION),--partition $(PARTITION)) \
+             $(if $(MAX_PARALLEL),--max-parallel $(MAX_PARALLEL)) $(if $(TIME),--time $(TIME)) \
+             $(if $(WAIT),--wait)
+
 ## regress-slurm: the regression as one Slurm job array from a login node (SEEDS=1-100,
 ##                TRANSFERS, CONFIG (default REGRESS_CONFIG; several: every seed with each),
 ##                PARTITION, MAX_PARALLEL, TIME, RESULTS=build/regress-slurm/<date>,
@@ -12,14 +17,11 @@
 regress-slurm: $(SIM_BIN) | deps
 	$(Q)$(PYTHON) scripts/slurm_regress.py --seeds $(or $(SEEDS),1-100) --transfers $(TRANSFERS) \
 	  $(foreach c,$(or $(CONFIG),$(REGRESS_CONFIG)),--config $(c)) --sim $(or $(SIM),$(SIM_BIN)) \
-	  $(if $(PARTITION),--partition $(PARTITION)) $(if $(MAX_PARALLEL),--max-parallel $(MAX_PARALLEL)) \
-	  $(if $(TIME),--time $(TIME)) $(if $(RESULTS),--results $(RESULTS)) $(if $(WAIT),--wait) \
-	  $(SLURM_ARGS)
+	  $(SLURM_OPTS) $(if $(RESULTS),--results $(RESULTS)) $(SLURM_ARGS)
 
 ## regress-slurm-resubmit: submit again only the seeds of RESULTS=dir that have no result
 ##                         (killed, timed out, node lost), and a new merge job (WAIT=1)
 regress-slurm-resubmit: | deps
-	@test -n "$(RESULTS)" || { echo "regress-slurm-resubmit: RESULTS=dir (a regress-slurm results directory)" >&2; exit 1; }
-	$(Q)$(PYTHON) scripts/slurm_regress.py --resubmit-missing $(RESULTS) \
-	  $(if $(PARTITION),--partition $(PARTITION)) $(if $(MAX_PARALLEL),--max-parallel $(MAX_PARALLEL)) \
-	  $(if $(TIME),--time $(TIME)) $(if $(WAIT),--wait) $(SLURM_ARGS)
+	@test -n "$(RESULTS)" || { echo "regress-slurm-resubmit: give RESULTS=dir" \
+	  "(the results directory of a make regress-slurm)" >&2; exit 1; }
+	$(Q)$(PYTHON) scripts/slurm_regress.py --resubmit-missing $(RESULTS) $(SLURM_OPTS) $(SLURM_ARGS)

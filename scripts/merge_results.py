@@ -73,9 +73,12 @@ def missing_reason(results: Path, run: dict, subs: list[dict]) -> tuple[str, str
             if job.get("array_job"):
                 where += f" = {job['array_job']}_{job.get('task')}"
             where += ")"
-        text = f"no result: {where} but did not finish ({why or 'killed: time limit, node failure, scancel or out of memory?'})"
+        why = why or "killed: time limit, node failure, scancel or out of memory?"
+        text = f"no result: {where} but did not finish ({why})"
     else:
-        text = "no result: never started" + (f" ({why})" if why else (" (task cancelled, or still queued)" if subs else ""))
+        if not why and subs:
+            why = "task cancelled, or still queued"
+        text = "no result: never started" + (f" ({why})" if why else "")
     return text, log
 
 
@@ -160,9 +163,9 @@ def merge(results: Path, quiet: bool = False) -> int:
             out += [f"        {l}" for l in r.get("detail", "").splitlines()[:10] if l.strip()]
             out.append(f"        reproduce: {r['reproduce']}")
             if r.get("trace"):
-                out.append(f"        trace: {r['trace']}"
-                           + (f" ({r['trace_note'].split(' holds ', 1)[-1]})" if r.get("trace_note") else "")
-                           + " - `make wave FST=...` opens it")
+                note = r.get("trace_note", "")
+                cycles = f" ({note.split(' holds ', 1)[-1]})" if note else ""
+                out.append(f"        trace: {r['trace']}{cycles} - `make wave FST=...` opens it")
             elif r["status"] == "fail":
                 out.append("        trace: none (ni_sim writes a trace window for a check failure, "
                            "not for a timeout; the reproduce command with --trace FILE alone "
@@ -174,7 +177,8 @@ def merge(results: Path, quiet: bool = False) -> int:
             out.append(f"  NO RESULT  {name(r)}  [{r['id']}, plan index {r['index']}]  "
                        + r["message"].removeprefix("no result: ")
                        + (f"; Slurm log {rs.rel(results / r['log'])}" if r.get("log") else ""))
-        out.append(f"  resubmit only these: scripts/slurm_regress.py --resubmit-missing {rs.rel(results)}")
+        out.append("  resubmit only these: scripts/slurm_regress.py --resubmit-missing "
+                   + rs.rel(results))
         out.append("")
     if passed:
         by_cfg: dict[str, list[int]] = {}
@@ -203,11 +207,13 @@ def merge(results: Path, quiet: bool = False) -> int:
         else:
             case = ET.Element("testcase", classname=f"regress.{rs.config_stem(r['config'])}",
                               name=f"seed {r['seed']}", time="0")
+            log = f"\nSlurm log: {rs.rel(results / r['log'])}" if r.get("log") else ""
             ET.SubElement(case, "error", message=r["message"], type="no result").text = (
-                r["message"] + (f"\nSlurm log: {rs.rel(results / r['log'])}" if r.get("log") else ""))
+                r["message"] + log)
         suite.append(case)
     top = ET.Element("testsuites", name="ni_sim regression", tests=suite.get("tests"),
-                     failures=suite.get("failures"), errors=suite.get("errors"), time=suite.get("time"))
+                     failures=suite.get("failures"), errors=suite.get("errors"),
+                     time=suite.get("time"))
     top.append(suite)
     rs.write_xml(results / "junit.xml", top)
     out.append(f"JUnit: {rs.rel(results / 'junit.xml')}")
@@ -218,7 +224,8 @@ def merge(results: Path, quiet: bool = False) -> int:
         st = {"pass": "PASS", "fail": "FAIL", "error": "ERROR", "missing": "NO RESULT"}[r["status"]]
         rep = r.get("report") or {}
         extra = f"{rep['cycles']} cycles" if rep.get("cycles") is not None else ""
-        table.append(f"  {st:9s} {r['id']:28s} {r['seconds']:7.1f} s  {r.get('host', '-'):12s} {extra}")
+        table.append(f"  {st:9s} {r['id']:28s} {r['seconds']:7.1f} s  "
+                     f"{r.get('host', '-'):12s} {extra}")
     (results / "summary.txt").write_text("\n".join(out + table) + "\n")
     rs.write_json(results / "summary.json", {
         "format": SUMMARY_FORMAT, "merged": rs.now_iso(), "results": str(results),

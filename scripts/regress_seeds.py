@@ -16,7 +16,7 @@ The second form runs one entry of the plan RESULTS/regress.json: what each task 
 Slurm job array of scripts/slurm_regress.py runs (INDEX defaults to $SLURM_ARRAY_TASK_ID
 plus $REGRESS_INDEX_OFFSET). Both forms write the same files per run:
 
-  RESULTS/regress.json             the plan: simulator, transfers, the runs (index, id, seed, config)
+  RESULTS/regress.json             the plan: simulator, transfers, runs (index, id, seed, config)
   RESULTS/runs/<id>/started.json   host, time and Slurm job of the attempt
   RESULTS/runs/<id>/output.txt     ni_sim's output
   RESULTS/runs/<id>/report.json    ni_sim --report
@@ -223,7 +223,8 @@ def run_one(results: Path, plan: dict, index: int) -> dict:
     started = {"host": host, "pid": os.getpid(), "started": now_iso(), "slurm": slurm_env()}
     write_json(rd / "started.json", started)
 
-    argv = [plan["sim"], "--quiet", "--seed", str(run["seed"]), "--transfers", str(plan["transfers"])]
+    argv = [plan["sim"], "--quiet", "--seed", str(run["seed"]),
+            "--transfers", str(plan["transfers"])]
     if run["config"]:
         argv += ["--config", run["config"]]
     argv += ["--report", rel(rd / "report.json")]
@@ -299,7 +300,8 @@ def seed_line(res: dict) -> str:
     if res["status"] == "pass":
         return f"PASS {name}  {res['seconds']:6.1f} s  {info}"
     st = "FAIL" if res["status"] == "fail" else "ERROR"
-    return f"{st} {name}  {res['seconds']:6.1f} s  {res['message']}\n           reproduce: {res['reproduce']}"
+    return (f"{st} {name}  {res['seconds']:6.1f} s  {res['message']}\n"
+            f"           reproduce: {res['reproduce']}")
 
 
 # ------------------------------------------------------------------------------------------------
@@ -314,7 +316,8 @@ def add_plan_args(ap: argparse.ArgumentParser, default_results: str) -> None:
     ap.add_argument("--group", action="append", default=[], metavar="CONFIG:SEEDS",
                     help="more runs: these seeds with this configuration ('default' for none)")
     ap.add_argument("--sim", default="build/ni_sim",
-                    help="the simulator, relative to the checkout or absolute (default build/ni_sim)")
+                    help="the simulator, relative to the checkout or absolute "
+                    "(default build/ni_sim)")
     ap.add_argument("--results", default=default_results, help="results directory")
     ap.add_argument("--trace-window", type=int, default=DEFAULT_TRACE_WINDOW,
                     help="cycles of FST written before a failure (0: none)")
@@ -368,7 +371,8 @@ def task_main(results: Path, index: int | None) -> int:
     if index is None:
         if "SLURM_ARRAY_TASK_ID" not in os.environ:
             raise SystemExit("--task: no INDEX and no $SLURM_ARRAY_TASK_ID")
-        index = int(os.environ["SLURM_ARRAY_TASK_ID"]) + int(os.environ.get("REGRESS_INDEX_OFFSET", "0"))
+        index = (int(os.environ["SLURM_ARRAY_TASK_ID"])
+                 + int(os.environ.get("REGRESS_INDEX_OFFSET", "0")))
     if not 0 <= index < len(plan["runs"]):
         raise SystemExit(f"--task: index {index} is not in the plan (0..{len(plan['runs']) - 1})")
     res = run_one(results, plan, index)
@@ -400,7 +404,8 @@ def main() -> int:
     results.mkdir(parents=True, exist_ok=True)
     write_json(results / "regress.json", plan)
     n = len(plan["runs"])
-    print(f"{n} runs ({a.transfers} transfers each), {a.jobs} at a time -> {rel(results)}/", flush=True)
+    print(f"{n} runs ({a.transfers} transfers each), {a.jobs} at a time -> {rel(results)}/",
+          flush=True)
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, a.jobs)) as ex:
         futures = [ex.submit(run_one, results, plan, i) for i in range(n)]
         for f in concurrent.futures.as_completed(futures):

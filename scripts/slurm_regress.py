@@ -106,7 +106,8 @@ def submit(results: Path, indices: list[int], a: argparse.Namespace) -> dict:
         f"cd {q(str(ROOT))} || exit 1",
         f"exec {q(py)} scripts/regress_seeds.py --task {q(str(results))}"])
     write_script(sd / "merge.sh", [
-        "# The regression's merge job: summary.txt, junit.xml, coverage/ (scripts/merge_results.py).",
+        "# The regression's merge job: summary.txt, junit.xml, coverage/",
+        "# (scripts/merge_results.py).",
         f"cd {q(str(ROOT))} || exit 1",
         f"exec {q(py)} scripts/merge_results.py {q(str(results))}"])
     common = ["--chdir", str(ROOT)]
@@ -192,11 +193,13 @@ def main() -> int:
     ap.add_argument("--time", help="time limit per task (sbatch --time, e.g. 30:00)")
     ap.add_argument("--job-name", default="ni-regress")
     ap.add_argument("--sbatch-arg", action="append", default=[],
-                    help="one more sbatch argument for every job (repeatable, e.g. --sbatch-arg=--mem=2G)")
+                    help="one more sbatch argument for every job (repeatable, e.g. "
+                    "--sbatch-arg=--mem=2G)")
     ap.add_argument("--python", default="python3", help="python on the nodes (default python3)")
     ap.add_argument("--wait", action="store_true",
                     help="wait for the merge job and print the summary (exit 1 unless all passed)")
-    ap.add_argument("--poll", type=float, default=5.0, help="with --wait: seconds between squeue calls")
+    ap.add_argument("--poll", type=float, default=5.0,
+                    help="with --wait: seconds between squeue calls")
     a = ap.parse_args()
 
     if a.wait_for:
@@ -231,7 +234,8 @@ def main() -> int:
             latest.symlink_to(results.name)
     cov = "with Verilator code coverage" if plan["code_coverage"] else \
         f"functional coverage only ({plan['sim']} is not a COVERAGE=1 build)"
-    print(f"plan: {len(plan['runs'])} runs of {plan['sim']}, {plan['transfers']} transfers each, {cov}")
+    print(f"plan: {len(plan['runs'])} runs of {plan['sim']}, {plan['transfers']} transfers each, "
+          f"{cov}")
     try:
         submit(results, list(range(len(plan["runs"]))), a)
     except SystemExit:

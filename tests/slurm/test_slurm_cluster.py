@@ -102,8 +102,9 @@ class Cluster:
             if p is not None and p.poll() is not None:
                 break
             time.sleep(0.2)
+        out = self.d / "log" / f"{name}.out"
         raise CannotRun(f"{what} (after {seconds:.0f} s); {logfile}:\n{tail(logfile)}\n"
-                        f"{self.d / 'log' / (name + '.out')}:\n{tail(self.d / 'log' / (name + '.out'))}")
+                        f"{out}:\n{tail(out)}")
 
     def start(self) -> None:
         d = self.d
@@ -183,7 +184,8 @@ class Cluster:
                         break
             except OSError:
                 continue
-        return found + [pr.pid for pr in self.procs.values() if pr.poll() is None and pr.pid not in found]
+        return found + [pr.pid for pr in self.procs.values()
+                        if pr.poll() is None and pr.pid not in found]
 
     def stop(self) -> list[str]:
         """Stop everything; what was still running afterwards (should be nothing)."""
@@ -192,7 +194,9 @@ class Cluster:
             if ids:
                 self.run(["scancel"] + sorted(set(ids)), timeout=30)
                 end = time.monotonic() + 15
-                while time.monotonic() < end and self.run(["squeue", "-h"], timeout=30).stdout.strip():
+                while time.monotonic() < end:
+                    if not self.run(["squeue", "-h"], timeout=30).stdout.strip():
+                        break
                     time.sleep(0.5)
         for name in ("slurmd", "slurmctld", "munged"):
             p = self.procs.get(name)
@@ -250,15 +254,20 @@ def check_merge(check: Checks, results: Path, plan_ids: list[str], passed: int, 
                 missing: list[int], fail_id: str, label: str) -> dict:
     """The merged results of RESULTS: summary, JUnit, coverage."""
     s = json.loads((results / "summary.json").read_text())
-    check((s["runs"], s["passed"], s["failed"], s["missing"]) == (len(plan_ids), passed, failed, len(missing)),
-          f"{label}: summary: {len(plan_ids)} runs, {passed} passed, {failed} failed, {len(missing)} no result",
-          f"got {s['runs']} runs, {s['passed']} passed, {s['failed']} failed, {s['missing']} no result")
-    check(s["failing_ids"] == [fail_id], f"{label}: the failing run is {fail_id}", str(s["failing_ids"]))
-    check(s["missing_indices"] == missing, f"{label}: runs with no result: {missing}", str(s["missing_indices"]))
+    want = (len(plan_ids), passed, failed, len(missing))
+    got = (s["runs"], s["passed"], s["failed"], s["missing"])
+    check(got == want, f"{label}: summary: %d runs, %d passed, %d failed, %d no result" % want,
+          "got %d runs, %d passed, %d failed, %d no result" % got)
+    check(s["failing_ids"] == [fail_id], f"{label}: the failing run is {fail_id}",
+          str(s["failing_ids"]))
+    check(s["missing_indices"] == missing, f"{label}: runs with no result: {missing}",
+          str(s["missing_indices"]))
     text = (results / "summary.txt").read_text()
-    pos = [text.find(h) for h in ("Failing seeds", "Seeds with no result" if missing else "Passed:", "Passed:")]
+    heads = ["Failing seeds"] + (["Seeds with no result"] if missing else []) + ["Passed:"]
+    pos = [text.find(h) for h in heads]
     check(all(p >= 0 for p in pos) and pos == sorted(pos),
-          f"{label}: summary.txt lists the failing seeds first, then {'the seeds with no result, then ' if missing else ''}the passing ones",
+          f"{label}: summary.txt lists the failing seeds first, then "
+          + ("the seeds with no result, then " if missing else "") + "the passing ones",
           text[:1500])
     check("timeout: no completion" in text and "reproduce: cd " in text,
           f"{label}: summary.txt gives the failure and its reproduce command")
@@ -266,7 +275,8 @@ def check_merge(check: Checks, results: Path, plan_ids: list[str], passed: int, 
         check("NO RESULT" in text and "--resubmit-missing" in text,
               f"{label}: summary.txt names the seeds with no result and how to resubmit them")
     check("code coverage: not collected" in text,
-          f"{label}: summary.txt says code coverage was not collected ({SIM} is not a COVERAGE=1 build)")
+          f"{label}: summary.txt says code coverage was not collected "
+          f"({SIM} is not a COVERAGE=1 build)")
 
     top = ET.parse(results / "junit.xml").getroot()
     cases = list(top.iter("testcase"))
@@ -275,7 +285,8 @@ def check_merge(check: Checks, results: Path, plan_ids: list[str], passed: int, 
     check(top.tag == "testsuites" and len(cases) == len(plan_ids) and len(fails) == failed
           and len(errs) == len(missing) and top.get("tests") == str(len(plan_ids))
           and top.get("failures") == str(failed) and top.get("errors") == str(len(missing)),
-          f"{label}: junit.xml: {len(plan_ids)} test cases, {failed} failure, {len(missing)} errors",
+          f"{label}: junit.xml: {len(plan_ids)} test cases, {failed} failure, "
+          f"{len(missing)} errors",
           f"tests={top.get('tests')} failures={top.get('failures')} errors={top.get('errors')}, "
           f"{len(cases)} cases")
     if fails:
@@ -323,13 +334,15 @@ def scenario(check: Checks, cluster: Cluster, tmp: Path) -> None:
         return
     cluster.run(["scancel", f"{job}_{victim}"])
     info = cluster.run(["scontrol", "show", "job", job]).stdout
-    check("ArrayTaskThrottle=2" in info, "Slurm holds the array to 2 tasks at once (ArrayTaskThrottle=2)")
+    check("ArrayTaskThrottle=2" in info,
+          "Slurm holds the array to 2 tasks at once (ArrayTaskThrottle=2)")
     check("Requeue=1" in info, "the array may be requeued by Slurm (--requeue: Requeue=1)")
 
     p = cluster.run([PY, "scripts/slurm_regress.py", "--wait-for", str(results), "--poll", "1"])
     first = time.monotonic() - t0
     check(p.returncode == 1 and "7 passed, 1 failed, 1 no result" in p.stdout,
-          f"the merge job ran after the array; --wait-for prints its summary and exits 1 ({first:.0f} s)",
+          "the merge job ran after the array; --wait-for prints its summary and exits 1 "
+          f"({first:.0f} s)",
           p.stdout)
     plan = json.loads((results / "regress.json").read_text())
     ids = [r["id"] for r in plan["runs"]]
@@ -341,7 +354,8 @@ def scenario(check: Checks, cluster: Cluster, tmp: Path) -> None:
     bad_files = []
     for r in done:
         rd = results / "runs" / r["id"]
-        need = ["report.json", "junit.xml", "result.json", "coverage.json", "output.txt", "started.json"]
+        need = ["report.json", "junit.xml", "result.json", "coverage.json", "output.txt",
+                "started.json"]
         if r["id"] == fail_id:
             need.append("reproduce.sh")
         bad_files += [f"{r['id']}/{n}" for n in need if not (rd / n).exists()]
@@ -349,8 +363,8 @@ def scenario(check: Checks, cluster: Cluster, tmp: Path) -> None:
         if res["slurm"].get("array_job") != job or res["slurm"].get("task") != str(r["index"]) \
                 or res["host"].split(".")[0] != cluster.host:
             bad_files.append(f"{r['id']}: ran as {res['slurm']} on {res['host']}")
-    check(not bad_files, "each of the 8 finished tasks wrote its report, JUnit, coverage and result "
-          "as array task <index> on the node", "\n".join(bad_files))
+    check(not bad_files, "each of the 8 finished tasks wrote its report, JUnit, coverage and "
+          "result as array task <index> on the node", "\n".join(bad_files))
     check(not (results / "runs" / ids[victim] / "result.json").exists(),
           f"the cancelled task ({ids[victim]}) has no result")
 
@@ -361,7 +375,8 @@ def scenario(check: Checks, cluster: Cluster, tmp: Path) -> None:
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=60)
     first_line = next((l for l in out.splitlines() if l.startswith("FAIL")), "?")
     check(again.returncode == 1 and first_line in again.stdout,
-          f"the reproduce command ({res['reproduce']}) fails again the same way", again.stdout[-800:])
+          f"the reproduce command ({res['reproduce']}) fails again the same way",
+          again.stdout[-800:])
 
     # Resubmit only the seed with no result.
     t1 = time.monotonic()
@@ -369,7 +384,8 @@ def scenario(check: Checks, cluster: Cluster, tmp: Path) -> None:
                             "SLURM_ARGS=--poll 1"])
     check(p.returncode != 0 and "resubmitting 1 runs" in p.stdout
           and "8 passed, 1 failed, 0 no result" in p.stdout,
-          f"make regress-slurm-resubmit reruns the seed with no result ({time.monotonic() - t1:.0f} s)",
+          "make regress-slurm-resubmit reruns the seed with no result "
+          f"({time.monotonic() - t1:.0f} s)",
           p.stdout)
     subs = json.loads((results / "slurm" / "submissions.json").read_text())["submissions"]
     check(len(subs) == 2 and [a["indices"] for a in subs[1]["arrays"]] == [[victim]],
@@ -387,10 +403,13 @@ def scenario(check: Checks, cluster: Cluster, tmp: Path) -> None:
                         "-j", "2", "--results", str(local)], cwd=ROOT, stdout=subprocess.PIPE,
                        stderr=subprocess.STDOUT, text=True, timeout=120)
     ls = json.loads((local / "summary.json").read_text())
-    same = [(r["id"], r["status"]) for r in ls["per_run"]] == [(r["id"], r["status"]) for r in s["per_run"]]
+    def statuses(summary: dict) -> list:
+        return [(r["id"], r["status"]) for r in summary["per_run"]]
+    same = statuses(ls) == statuses(s)
     check(p.returncode == 1 and same, "regress_seeds.py on this machine: the same status per run",
           p.stdout[-1500:])
-    check(bins(local / "coverage" / "functional.json") == bins(results / "coverage" / "functional.json"),
+    check(bins(local / "coverage" / "functional.json")
+          == bins(results / "coverage" / "functional.json"),
           "regress_seeds.py on this machine: the same merged functional coverage")
     killed_task(check, cluster, tmp)
     print(f"timing: first submission to merged summary {first:.0f} s; whole scenario "
@@ -406,7 +425,8 @@ def killed_task(check: Checks, cluster: Cluster, tmp: Path) -> None:
                      "--config", "sim/configs/regress.json", "--results", str(results)])
     if not check(p.returncode == 0, "a one-task regression submits", p.stdout):
         return
-    job = json.loads((results / "slurm" / "submissions.json").read_text())["submissions"][0]["arrays"][0]["job"]
+    subs = json.loads((results / "slurm" / "submissions.json").read_text())["submissions"]
+    job = subs[0]["arrays"][0]["job"]
     started = results / "runs" / "seed-3" / "started.json"
     end = time.monotonic() + 60
     while not started.exists() and time.monotonic() < end:
