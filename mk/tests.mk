@@ -45,3 +45,10 @@ SEND_TB_OBJS := $(call obj_of,sim/core/sim_ctrl.cpp sim/agents/mem_model.cpp)
 $(eval $(call CATCH_TB,tb_send_unit,$(wildcard tests/send/*.cpp),send_unit,$(SEND_TB_OBJS) $(REF_LIB)))
 $(tb_send_unit_OBJS): MODEL_INC += -DVM_TRACE=1 -DVM_TRACE_FST=1
 $(BUILD)/tests/tb_send_unit: LDLIBS += -lz
+
+# ---- one ni_node on a loopback link: tests/top/*.cpp -> build/tests/tb_ni_node -------------
+$(eval $(call VERILATED_MODEL,ni_node,ni_node,$(NI_FILES),--trace-fst))
+NODE_TB_OBJS := $(call obj_of,sim/core/sim_ctrl.cpp sim/agents/mem_model.cpp sim/agents/axi_master.cpp)
+$(eval $(call CATCH_TB,tb_ni_node,$(wildcard tests/top/*.cpp),ni_node,$(NODE_TB_OBJS) $(REF_LIB)))
+$(tb_ni_node_OBJS): MODEL_INC += -DVM_TRACE=1 -DVM_TRACE_FST=1
+$(BUILD)/tests/tb_ni_node: LDLIBS += -lz
