@@ -6,6 +6,8 @@
 // DONE, the destination bytes equal the source bytes (the memory pattern of ICD 15), the
 // notification record is in memory, every req_tx packet is as the send-unit model predicts,
 // and the statistics counters 16-26 read over AXI count what happened.
+#include <algorithm>
+#include <array>
 #include <catch2/catch.hpp>
 #include <cstdint>
 #include <deque>
@@ -97,6 +99,8 @@ class Link {
     }
   }
   bool busy() const { return !q_.empty() || !cur_.beats.empty(); }
+  // A packet into rx, behind whatever is queued (the packet injector of the directed tests).
+  void inject(const WirePacket& p) { q_.push_back(p); }
 
  private:
   void deliver(WirePacket p) {
@@ -411,5 +415,177 @@ TEST_CASE("ni_node loopback: duplicates and a corrupted head are dropped and cou
   n.run(3000);
   CHECK(n.stat(18) == 1);  // silently dropped: no ACK, no NACK, transfer stays BUSY
   CHECK(n.mem().image().untouched(in.dst, 8));
+  expect_clean(n);
+}
+
+namespace {
+
+constexpr uint16_t kPeer = 5;  // the injected packets' sender (its ACKs leave as misrouted)
+
+// Block `len` bytes from `src` of node kPeer to `dst` of this node, tid/seq as given.
+ni::BlockDesc peer_block(uint64_t src, uint64_t dst_off, uint32_t len, uint16_t seq,
+                         bool notify = false) {
+  ni::BlockDesc b;
+  b.src_addr = src;
+  b.dst_addr = (uint64_t{kNode} << 48) | kDstBase | dst_off;
+  b.len_m1 = uint16_t(len - 1);
+  b.seq = seq;
+  b.notify = notify;
+  return b;
+}
+
+WirePacket peer_ctrl(uint16_t tid, uint16_t seq, uint64_t naddr, uint64_t tag, uint32_t size) {
+  ni::Packet p;
+  p.hdr.kind = ni::PktKindCtrl;
+  p.hdr.tid = tid;
+  p.hdr.seq = seq;
+  p.hdr.len = 32;
+  p.hdr.notify = true;
+  p.hdr.dst_addr = (uint64_t{kNode} << 48) | kDstBase;
+  ni::CtrlPayload c;
+  c.notify_addr = naddr;
+  c.notify_tag = tag;
+  c.size = size;
+  c.total_blocks = 1;
+  p.payload = c.pack();
+  p.seal();
+  return ni::head_packet(p, kPeer);
+}
+
+// The ACKs/NACKs node 0 sent: (kind, tid, seq).
+std::vector<std::array<unsigned, 3>> responses(Node& n) {
+  std::vector<std::array<unsigned, 3>> v;
+  for (const auto& p : n.rsp().sent) {
+    const auto h = p.head();
+    CHECK(h.dst_node() == kPeer);
+    CHECK(p.hcrc_ok());
+    v.push_back({h.kind, h.tid, h.seq});
+  }
+  return v;
+}
+
+void expect_block_data(Node& n, const ni::BlockDesc& b, const ni::MemImage& peer) {
+  const uint32_t len = uint32_t(b.len_m1) + 1;
+  CHECK(n.mem().image().read(b.dst_addr, len) == peer.read(b.src_addr, len));
+}
+
+}  // namespace
+
+TEST_CASE("receive unit: a block's packets in any order, then one ACK", "[top][recv]") {
+  Node n;
+  ni::MemImage peer(kPeer);
+  const auto b = peer_block(0x1234, 0x10100, 5000, 40);
+  auto pk = ni::block_packets(b, 7, kPeer, peer);
+  REQUIRE(pk.size() == 6);  // 0x10100..0x11487: destination windows 64..69
+  std::reverse(pk.begin(), pk.end());
+  std::swap(pk[1], pk[3]);
+  for (const auto& p : pk) n.req().inject(p);
+  n.settle(20000);
+  expect_block_data(n, b, peer);
+  const auto r = responses(n);
+  REQUIRE(r.size() == 1);
+  CHECK(r[0] == std::array<unsigned, 3>{3, 7, 40});
+  CHECK_FALSE(n.rx_busy());  // context freed
+  expect_clean(n);
+}
+
+TEST_CASE("receive unit: control packet before, between and after the data", "[top][recv]") {
+  const unsigned where = GENERATE(0u, 1u, 3u);
+  Node n;
+  ni::MemImage peer(kPeer);
+  const auto b = peer_block(0x8000, 0x20000, 3000, 9, true);
+  const auto pk = ni::block_packets(b, 11, kPeer, peer);
+  REQUIRE(pk.size() == 3);
+  const uint64_t naddr = kDstBase | 0x50000030;  // straddles no line: bytes 48..63
+  const auto ctrl = peer_ctrl(11, 9, naddr, 0x1122334455667788ull, 3000);
+  for (unsigned i = 0; i <= pk.size(); ++i) {
+    if (i == where) n.req().inject(ctrl);
+    if (i < pk.size()) n.req().inject(pk[i]);
+  }
+  n.settle(20000);
+  expect_block_data(n, b, peer);
+  const auto rec = ni::notification_record(0x1122334455667788ull, 3000, kPeer);
+  CHECK(n.mem().image().read(naddr, 16) == std::vector<uint8_t>(rec.begin(), rec.end()));
+  const auto r = responses(n);
+  REQUIRE(r.size() == 1);
+  CHECK(r[0] == std::array<unsigned, 3>{3, 11, 9});
+  CHECK(n.stat(25) == 1);
+  expect_clean(n);
+}
+
+TEST_CASE("receive unit: a newer seq restarts the context, an older one is stale", "[top][recv]") {
+  Node n;
+  ni::MemImage peer(kPeer);
+  const auto old_b = peer_block(0x4000, 0x30000, 2048, 100);
+  const auto new_b = peer_block(0x4000, 0x30000, 2048, 101);
+  const auto p_old = ni::block_packets(old_b, 3, kPeer, peer);
+  const auto p_new = ni::block_packets(new_b, 3, kPeer, peer);
+  n.req().inject(p_old[0]);  // block 100 starts
+  n.req().inject(p_new[1]);  // the re-issue (101) restarts the context
+  n.req().inject(p_old[1]);  // stale
+  n.req().inject(p_new[0]);
+  n.settle(20000);
+  const auto r = responses(n);
+  REQUIRE(r.size() == 1);
+  CHECK(r[0] == std::array<unsigned, 3>{3, 3, 101});
+  CHECK(n.stat(21) == 1);
+  expect_block_data(n, new_b, peer);
+  expect_clean(n);
+}
+
+TEST_CASE("receive unit: contexts exhausted drop without NACK; idle contexts reclaimed",
+          "[top][recv]") {
+  Node n;
+  ni::MemImage peer(kPeer);
+  REQUIRE(n.write_words(ni::ctrl_addr(2), {5000}) == 0);  // RxIdle
+  CHECK(n.read_word(ni::ctrl_addr(2)) == 5000);
+  CHECK(n.read_word(ni::ctrl_addr(3)) == kNode);
+  CHECK(n.write_words(ni::ctrl_addr(3), {7}) == 2);  // read-only: SLVERR
+  // 64 blocks of two packets each, only the first packet of each: 64 live contexts
+  for (uint16_t t = 0; t < 64; ++t) {
+    const auto b = peer_block(0x100000 + 0x1000 * t, 0x100000 + 0x800 * t, 2048, 1);
+    n.req().inject(ni::block_packets(b, t, kPeer, peer)[0]);
+  }
+  const auto b65 = peer_block(0x900000, 0x900000, 100, 1);
+  n.req().inject(ni::block_packets(b65, 64, kPeer, peer)[0]);  // no context left
+  n.run(3000);
+  CHECK(n.stat(20) == 1);
+  CHECK(responses(n).empty());  // no NACK for a missing context
+  CHECK(n.mem().image().untouched(b65.dst_addr, 100));
+  // after RxIdle cycles without packets every context is reclaimed
+  n.run(6000);
+  CHECK(n.stat(26) == 64);
+  CHECK_FALSE(n.rx_busy());
+  // and the dropped block now gets a context
+  n.req().inject(ni::block_packets(b65, 64, kPeer, peer)[0]);
+  n.settle(5000);
+  expect_block_data(n, b65, peer);
+  const auto r = responses(n);
+  REQUIRE(r.size() == 1);
+  CHECK(r[0] == std::array<unsigned, 3>{3, 64, 1});
+  expect_clean(n);
+}
+
+TEST_CASE("receive unit: write latency 128 and back-pressure on every memory channel",
+          "[top][recv]") {
+  sim::MemOptions mo;
+  mo.wr_lat_min = 1;
+  mo.wr_lat_max = 128;
+  mo.rd_lat_max = 128;
+  mo.aw_stall_pct = 40;
+  mo.w_stall_pct = 40;
+  mo.ar_stall_pct = 40;
+  Node n(mo);
+  std::vector<ni::Descriptor> ds;
+  for (unsigned ch = 0; ch < 6; ++ch) {
+    ds.push_back(mem_xfer(2 * ch, 0x40000 + 0x20000 * ch + 13 * ch, 0x400000 * ch + 5 * ch,
+                          4000 + 3000 * ch, ch % 2 == 1));
+    n.submit(ds.back());
+  }
+  for (const auto& d : ds) {
+    CHECK(n.wait_status(d, 2000000) == unsigned(ni::Status::Done));
+    expect_copied(n, d);
+  }
+  n.settle(20000);
   expect_clean(n);
 }
