@@ -60,6 +60,42 @@ AxiSlavePorts bind_axi_slave(V& m) {
   return p;
 }
 
+// The memory AXI4 master, m_axi_* (ICD 10), as the memory model's slave side.
+template <class V>
+AxiMemPorts bind_axi_mem(V& m) {
+  AxiMemPorts p;
+  p.awvalid = &m.m_axi_awvalid_o;
+  p.awready = &m.m_axi_awready_i;
+  p.awid = &m.m_axi_awid_o;
+  p.awaddr = &m.m_axi_awaddr_o;
+  p.awlen = &m.m_axi_awlen_o;
+  p.awsize = &m.m_axi_awsize_o;
+  p.awburst = &m.m_axi_awburst_o;
+  p.wvalid = &m.m_axi_wvalid_o;
+  p.wready = &m.m_axi_wready_i;
+  p.wdata = wide_out(m.m_axi_wdata_o);
+  p.wstrb = &m.m_axi_wstrb_o;
+  p.wlast = &m.m_axi_wlast_o;
+  p.bvalid = &m.m_axi_bvalid_i;
+  p.bready = &m.m_axi_bready_o;
+  p.bid = &m.m_axi_bid_i;
+  p.bresp = &m.m_axi_bresp_i;
+  p.arvalid = &m.m_axi_arvalid_o;
+  p.arready = &m.m_axi_arready_i;
+  p.arid = &m.m_axi_arid_o;
+  p.araddr = &m.m_axi_araddr_o;
+  p.arlen = &m.m_axi_arlen_o;
+  p.arsize = &m.m_axi_arsize_o;
+  p.arburst = &m.m_axi_arburst_o;
+  p.rvalid = &m.m_axi_rvalid_i;
+  p.rready = &m.m_axi_rready_o;
+  p.rid = &m.m_axi_rid_i;
+  p.rdata = wide_in(m.m_axi_rdata_i);
+  p.rresp = &m.m_axi_rresp_i;
+  p.rlast = &m.m_axi_rlast_i;
+  return p;
+}
+
 // A verilated model as a Dut: clock clk_i, reset rst_ni.
 template <class V>
 class VerilatedDut : public Dut {

@@ -137,7 +137,7 @@ class Node : public sim::Component {
         dut_(ctx_, "node0"),
         m_(dut_.model()),
         axi_(sim::bind_axi_slave(m_), rng_),
-        mem_(bind_mem(), rng_, mo, kNode, bus_),
+        mem_(sim::bind_axi_mem(m_), rng_, mo, kNode, bus_),
         req_(&m_.req_tx_valid_o, &m_.req_tx_ready_i, &m_.req_tx_data_o, &m_.req_tx_last_o,
              &m_.req_rx_valid_i, &m_.req_rx_ready_o, &m_.req_rx_data_i, &m_.req_rx_last_i),
         rsp_(&m_.rsp_tx_valid_o, &m_.rsp_tx_ready_i, &m_.rsp_tx_data_o, nullptr, &m_.rsp_rx_valid_i,
@@ -242,40 +242,6 @@ class Node : public sim::Component {
   }
 
  private:
-  sim::AxiMemPorts bind_mem() {
-    sim::AxiMemPorts p;
-    p.awvalid = &m_.m_axi_awvalid_o;
-    p.awready = &m_.m_axi_awready_i;
-    p.awid = &m_.m_axi_awid_o;
-    p.awaddr = &m_.m_axi_awaddr_o;
-    p.awlen = &m_.m_axi_awlen_o;
-    p.awsize = &m_.m_axi_awsize_o;
-    p.awburst = &m_.m_axi_awburst_o;
-    p.wvalid = &m_.m_axi_wvalid_o;
-    p.wready = &m_.m_axi_wready_i;
-    p.wdata = sim::wide_out(m_.m_axi_wdata_o);
-    p.wstrb = &m_.m_axi_wstrb_o;
-    p.wlast = &m_.m_axi_wlast_o;
-    p.bvalid = &m_.m_axi_bvalid_i;
-    p.bready = &m_.m_axi_bready_o;
-    p.bid = &m_.m_axi_bid_i;
-    p.bresp = &m_.m_axi_bresp_i;
-    p.arvalid = &m_.m_axi_arvalid_o;
-    p.arready = &m_.m_axi_arready_i;
-    p.arid = &m_.m_axi_arid_o;
-    p.araddr = &m_.m_axi_araddr_o;
-    p.arlen = &m_.m_axi_arlen_o;
-    p.arsize = &m_.m_axi_arsize_o;
-    p.arburst = &m_.m_axi_arburst_o;
-    p.rvalid = &m_.m_axi_rvalid_i;
-    p.rready = &m_.m_axi_rready_o;
-    p.rid = &m_.m_axi_rid_i;
-    p.rdata = sim::wide_in(m_.m_axi_rdata_i);
-    p.rresp = &m_.m_axi_rresp_i;
-    p.rlast = &m_.m_axi_rlast_i;
-    return p;
-  }
-
   sim::Rng rng_;
   VerilatedContext ctx_;
   sim::VerilatedDut<Vni_node> dut_;
