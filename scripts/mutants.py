@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
 """Mutation testing of the verification environment: apply deliberate RTL bugs one at a time
-(in a scratch copy of rtl/ under build/mutants/), rebuild build/ni_sim against each, and run
+(in a scratch copy of the sources under build/mutants/NAME/), rebuild build/ni_sim there with
+the project's Makefile, and run
 the default simulation checks of `make test` (random runs with the default and heavy configs,
 and the directed scenarios in vectors/). Every mutant must be killed (some check fails).
 
 Usage: mutants.py [-k NAME] [--list]
-Not part of CI (each mutant needs its own verilated model: about a minute to build).
+Not part of CI (each mutant is a full build of ni_sim: a few minutes).
 Exit status 0 only when every mutant was killed.
 """
 import argparse
@@ -106,75 +107,38 @@ def sh(argv, cwd=ROOT, log=None):
     return p.returncode, p.stdout
 
 
-def run_parallel(cmds, log, jobs=2):
-    """Runs the commands `jobs` at a time; False (output in the log) if one fails."""
-    ok = True
-    for i in range(0, len(cmds), jobs):
-        procs = [subprocess.Popen(c, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-                 for c in cmds[i:i + jobs]]
-        for p in procs:
-            out, _ = p.communicate()
-            if p.returncode:
-                log.write(out)
-                ok = False
-    return ok
+# What a mutant's scratch tree copies of the checkout: everything `make build/ni_sim` reads.
+TREE = ("Makefile", "mk", "rtl", "sim", "ref_model", "scripts", "bench", "tests", "vectors")
 
 
 def snapshot(log):
-    """Copies sim/ and ref_model/ once and compiles the model library from that copy, so that
-    every mutant binary is built from one consistent set of sources even if the tree changes
-    while the (long) run goes on."""
+    """Copies the sources once (TREE), so that every mutant is built from one consistent set of
+    sources even if the checkout changes while the (long) run goes on."""
     src = BUILD / "src"
     shutil.rmtree(src, ignore_errors=True)
-    for d in ("sim", "ref_model"):
-        shutil.copytree(ROOT / d, src / d)
-    objs, cmds = [], []
-    for cpp in sorted(glob.glob(str(src / "ref_model" / "*.cpp"))):
-        o = str(src / (Path(cpp).stem + ".o"))
-        objs.append(o)
-        cmds.append(["g++", "-std=c++17", "-O2", f"-I{src}", f"-I{src / 'ref_model'}", "-c", cpp, "-o", o])
-    if not run_parallel(cmds, log):
-        return None
-    lib = src / "libref_model.a"
-    code, _ = sh(["ar", "rcs", str(lib)] + objs, log=log)
-    return src if code == 0 else None
+    src.mkdir(parents=True)
+    for d in TREE:
+        if (ROOT / d).is_dir():
+            shutil.copytree(ROOT / d, src / d)
+        else:
+            shutil.copy2(ROOT / d, src / d)
+    return src
 
 
 def build(name, file, old, new, log, srcdir):
+    """The scratch tree build/mutants/NAME/: the snapshot with one RTL file mutated and the
+    project's venv linked in; build/ni_sim is built there by the project's own Makefile."""
     d = BUILD / name
     shutil.rmtree(d, ignore_errors=True)
-    shutil.copytree(ROOT / "rtl", d / "rtl")
-    src = (d / file).read_text()
-    if src.count(old) != 1:
-        raise RuntimeError(f"{name}: the text to mutate occurs {src.count(old)} times in {file}")
-    (d / file).write_text(src.replace(old, new))
-    rtl = sorted(glob.glob(str(d / "rtl" / "*.sv")))
-    pkg = str(d / "rtl" / "ni_pkg.sv")
-    rtl = [pkg] + [f for f in rtl if f != pkg]
-    obj = d / "obj"
-    code, _ = sh(["verilator", "--cc", "--top-module", "qos_engine", "--prefix", "Vqos_engine", "-Wno-fatal",
-                  "--assert", "--trace-fst", f"-I{d / 'rtl'}", "-Mdir", str(obj)] + rtl, log=log)
-    if code:
-        return None
-    code, _ = sh(["make", "-s", "-j2", "-C", str(obj), "-f", "Vqos_engine.mk", "-f", str(ROOT / "scripts" / "vl_runtime.mk"),
-                  "Vqos_engine__ALL.a", "vl_runtime.a", "OPT_FAST=-O1", "OPT_SLOW=-O0"], log=log)
-    if code:
-        return None
-    objs = []
-    sim_srcs = sorted(glob.glob(str(srcdir / "sim" / "*.cpp")))
-    for cpp in sim_srcs:
-        o = d / (Path(cpp).stem + ".o")
-        objs.append(str(o))
-    cmds = [["g++", "-std=c++17", "-O1", "-DVM_TRACE=1", "-DVM_TRACE_FST=1", f"-I{srcdir}", f"-I{srcdir / 'ref_model'}",
-             "-isystem", str(obj), "-isystem", "/usr/share/verilator/include",
-             "-isystem", "/usr/share/verilator/include/vltstd", "-c", cpp, "-o", o]
-            for cpp, o in zip(sim_srcs, objs)]
-    if not run_parallel(cmds, log):
-        return None
-    binary = d / "ni_sim"
-    code, _ = sh(["g++", "-o", str(binary)] + objs + [str(srcdir / "libref_model.a"),
-                 str(obj / "Vqos_engine__ALL.a"), str(obj / "vl_runtime.a"), "-pthread", "-lz"], log=log)
-    return binary if code == 0 else None
+    shutil.copytree(srcdir, d, symlinks=True)
+    os.symlink(ROOT / ".venv", d / ".venv")
+    text = (d / file).read_text()
+    if text.count(old) != 1:
+        raise RuntimeError(f"{name}: the text to mutate occurs {text.count(old)} times in {file}")
+    (d / file).write_text(text.replace(old, new))
+    code, _ = sh(["make", "-s", "-j2", "--no-print-directory", "build/ni_sim"], cwd=d, log=log)
+    binary = d / "build" / "ni_sim"
+    return binary if code == 0 and binary.exists() else None
 
 
 class Crash(Exception):
@@ -215,7 +179,7 @@ def main() -> int:
     with open(BUILD / "snapshot.log", "w") as log:
         src = snapshot(log)
     if src is None:
-        print("mutants: could not build the model library (see build/mutants/snapshot.log)", file=sys.stderr)
+        print("mutants: could not copy the sources (see build/mutants/snapshot.log)", file=sys.stderr)
         return 2
     survived, broken, crashed = [], [], []
     t0 = time.monotonic()
