@@ -10,21 +10,28 @@
 SIM_TRACE := $(if $(TRACE),,--trace-fst)
 $(eval $(call VERILATED_MODEL,$(QOS_TOP),$(QOS_TOP),$(QOS_FILES),$(SIM_TRACE)))
 
-SIM_SRCS     := $(sort $(wildcard sim/core/*.cpp sim/agents/*.cpp sim/tb/*/*.cpp)) sim/tb/main.cpp
+# The engine-alone harness (sim/core, sim/agents, sim/tb/qos) is shared with the engine's
+# directed tests and the benchmarks; sim/tb/node (the N-node system on verilated ni_nodes,
+# ICD 15) is linked into ni_sim only, with the ni_node model of mk/tests.mk.
+NODE_SIM_SRCS := $(sort $(wildcard sim/tb/node/*.cpp))
+SIM_SRCS     := $(filter-out $(NODE_SIM_SRCS),$(sort $(wildcard sim/core/*.cpp sim/agents/*.cpp sim/tb/*/*.cpp))) sim/tb/main.cpp
 SIM_MAIN     := sim/tb/main.cpp
 SIM_LIB_SRCS := $(filter-out $(SIM_MAIN),$(SIM_SRCS))
 SIM_MODELS   := $(QOS_TOP)
 SIM_BIN      := $(BUILD)/ni_sim
 SIM_OBJS     := $(call obj_of,$(SIM_SRCS))
+NODE_SIM_OBJS := $(call obj_of,$(NODE_SIM_SRCS))
 SIM_DEFS     := -DVM_TRACE=1 -DVM_TRACE_FST=1
-CPP_OBJS     += $(SIM_OBJS)
+CPP_OBJS     += $(SIM_OBJS) $(NODE_SIM_OBJS)
 sim_model_inc = $(foreach m,$1,-isystem $($(m)_OBJ)) $(SIM_DEFS)
 sim_model_dep = $(foreach m,$1,$($(m)_STAMP))
 sim_model_lib = $(foreach m,$1,$($(m)_LIB)) $($(firstword $1)_RT)
 
 $(SIM_OBJS): MODEL_INC := $(call sim_model_inc,$(SIM_MODELS))
 $(SIM_OBJS): $(call sim_model_dep,$(SIM_MODELS))
-$(SIM_BIN): $(SIM_OBJS) $(REF_LIB) $(call sim_model_lib,$(SIM_MODELS)) $(BUILD)/ldflags
+$(NODE_SIM_OBJS): MODEL_INC := $(call sim_model_inc,ni_node)
+$(NODE_SIM_OBJS): $(call sim_model_dep,ni_node)
+$(SIM_BIN): $(SIM_OBJS) $(NODE_SIM_OBJS) $(REF_LIB) $(call sim_model_lib,$(SIM_MODELS) ni_node) $(BUILD)/ldflags
 	@echo "LINK     $@"
 	$(Q)$(CXX) $(LDFLAGS) -o $@ $(filter %.o %.a,$^) $(LDLIBS) -lz
 
@@ -80,7 +87,8 @@ CPP_OBJS      += $(THREADS2_OBJS)
 $(BUILD)/bench/obj-threads2/%.o: %.cpp $(BUILD)/cxxflags $(GEN_HDRS) $(qos_engine_threads2_STAMP) | deps
 	@echo "CXX      $< (--threads 2)"
 	@mkdir -p $(@D)
-	$(Q)$(CXX) $(CXXFLAGS) $(CPPFLAGS) -isystem $(qos_engine_threads2_OBJ) $(SIM_DEFS) -MMD -MP -c -o $@ $<
+	$(Q)$(CXX) $(CXXFLAGS) $(CPPFLAGS) -isystem $(qos_engine_threads2_OBJ) $(SIM_DEFS) \
+	  -DNI_SIM_QOS_ONLY -MMD -MP -c -o $@ $<
 $(THREADS2_BIN): $(THREADS2_OBJS) $(REF_LIB) $(qos_engine_threads2_LIB) $(qos_engine_threads2_RT) \
     $(BUILD)/ldflags
 	@echo "LINK     $@"

@@ -78,6 +78,13 @@ void MemImage::write(uint64_t a, const uint8_t* data, std::size_t n) {
   }
 }
 
+void MemImage::forget(uint64_t a, std::size_t n) {
+  if (n == 0) return;
+  const uint64_t first = (a & kAddrMask) / kLine;
+  const uint64_t last = ((a & kAddrMask) + n - 1) / kLine;
+  for (uint64_t l = first; l <= last; ++l) lines_.erase(l * kLine);
+}
+
 bool MemImage::untouched(uint64_t a, std::size_t n) const {
   if (n == 0) return true;
   const uint64_t first = (a & kAddrMask) / kLine;

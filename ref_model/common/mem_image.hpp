@@ -43,6 +43,9 @@ class MemImage {
 
   // True when no line that [a, a+n) touches was ever written.
   bool untouched(uint64_t a, std::size_t n) const;
+  // Every line that [a, a+n) touches goes back to the pattern (a checked transfer's lines,
+  // so that a long run's memory stays bounded).
+  void forget(uint64_t a, std::size_t n);
   std::size_t lines_written() const { return lines_.size(); }
 
  private:

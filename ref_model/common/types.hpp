@@ -46,12 +46,19 @@ constexpr unsigned DefaultMaxOutstanding = 2;
 constexpr unsigned DefaultAccSets = 1;
 constexpr uint64_t DefaultMaxRetries = ni_pkg::MaxRetriesReset;
 constexpr uint64_t DefaultRetxTimeout = ni_pkg::RetxTimeoutReset;  // 0 = off
+constexpr uint64_t DefaultRxIdle = ni_pkg::RxIdleReset;
+constexpr unsigned NodeStatBase = ni_pkg::NodeStatBase;  // ni_node counters 16..26
+constexpr unsigned NumNodeStats = ni_pkg::NumNodeStats;
 
 // Parameters a model instance is built for.
 struct Config {
   unsigned intra_prios = DefaultIntraPrios;  // 1, 2, 4, 8 or 16
   unsigned max_outstanding = DefaultMaxOutstanding;
   unsigned acc_sets = DefaultAccSets;  // 1 or 16
+  // Inside ni_node (ICD 14): control words 2 (RxIdle, writable) and 3 (node id, read-only)
+  // exist, and statistics counters 16-26 belong to the send and receive units.
+  bool node_regs = false;
+  uint16_t node_id = 0;
 };
 
 // ---------------------------------------------------------------------------------------------

@@ -52,18 +52,21 @@ uint32_t beat_addr(const AwFields& aw, unsigned n) {
   return (aw.addr & ~(bytes - 1)) + n * bytes;
 }
 
-std::optional<unsigned> ctrl_write_index(uint32_t addr) {
+std::optional<unsigned> ctrl_write_index(uint32_t addr, bool node_regs) {
   switch (addr & 0xFFFF) {
     case 0x0000:
       return 0;
     case 0x0010:
       return 1;
+    case 0x0020:
+      if (node_regs) return 2;
+      return std::nullopt;
     default:
       return std::nullopt;
   }
 }
 
-BeatDecode decode_write_beat(const AwFields& aw, unsigned n, const WBeat& beat) {
+BeatDecode decode_write_beat(const AwFields& aw, unsigned n, const WBeat& beat, bool node_regs) {
   BeatDecode d;
   if (check_aw(aw) != AwError::None) {
     d.error = BeatError::AwError;
@@ -102,7 +105,7 @@ BeatDecode decode_write_beat(const AwFields& aw, unsigned n, const WBeat& beat) 
   }
   if (region_of(aw.addr) == RegionCtrl) {
     for (const WordWrite& w : words) {
-      if (!ctrl_write_index(w.addr)) {
+      if (!ctrl_write_index(w.addr, node_regs)) {
         d.error = BeatError::CtrlWord;
         return d;
       }

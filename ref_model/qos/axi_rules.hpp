@@ -98,11 +98,14 @@ struct BeatDecode {
 };
 
 // Beat n (0..aw.len) of a write transaction: its word writes (lane 0 first) or a drop.
-BeatDecode decode_write_beat(const AwFields& aw, unsigned n, const WBeat& beat);
+// `node_regs`: the ni_node register set (control word 2 writable).
+BeatDecode decode_write_beat(const AwFields& aw, unsigned n, const WBeat& beat,
+                             bool node_regs = false);
 
 // Control register index of a region-4 word write address, nullopt when not writable
-// (only addr[15:0] = 0x0000 -> 0 timeout, 0x0010 -> 1 MaxRetries).
-std::optional<unsigned> ctrl_write_index(uint32_t addr);
+// (addr[15:0] = 0x0000 -> 0 timeout, 0x0010 -> 1 MaxRetries; with `node_regs` also
+// 0x0020 -> 2 RxIdle).
+std::optional<unsigned> ctrl_write_index(uint32_t addr, bool node_regs = false);
 
 // Reads: ARLEN 0, ARSIZE <= 4, ARADDR[3:0] = 0, region 1..4; anything else answers SLVERR on
 // every one of the ARLEN+1 beats with RDATA 0.

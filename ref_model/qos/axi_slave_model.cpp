@@ -5,7 +5,8 @@
 
 namespace ni {
 
-AxiSlaveModel::AxiSlaveModel(const Config& cfg) : desc_(cfg) {}
+AxiSlaveModel::AxiSlaveModel(const Config& cfg)
+    : desc_(cfg), ctrl_(cfg.node_regs, cfg.node_id), node_regs_(cfg.node_regs) {}
 
 void AxiSlaveModel::reset() {
   desc_.reset();
@@ -27,7 +28,7 @@ WriteBeatOutcome AxiSlaveModel::write_beat(const WBeat& beat) {
   WriteBeatOutcome o;
   o.id = t.aw.id;
   o.beat = t.next_beat;
-  o.decode = decode_write_beat(t.aw, t.next_beat, beat);
+  o.decode = decode_write_beat(t.aw, t.next_beat, beat, node_regs_);
   if (o.decode.dropped()) {
     o.slverr = true;
   } else if (region_of(t.aw.addr) == RegionCtrl) {

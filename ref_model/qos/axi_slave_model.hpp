@@ -70,6 +70,7 @@ class AxiSlaveModel {
 
   DescriptorWriteModel desc_;
   ControlRegs ctrl_;
+  bool node_regs_;
   StatsModel stats_;
   std::deque<OpenWrite> aw_q_;
 };

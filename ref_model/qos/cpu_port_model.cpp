@@ -41,6 +41,11 @@ void CpuPortModel::reads(uint64_t c) {
       what = "32-channel status of page " + std::to_string(page) + " half " + std::to_string(half);
     } else if (region == RegionStats) {
       const unsigned idx = (a.addr >> 4) & 0x3F;
+      if (st_.cfg.node_regs && idx >= NodeStatBase && idx < NodeStatBase + NumNodeStats) {
+        sb_.expect_r_any_data(a.id, AxiResp::Okay, true,
+                              "statistics counter " + std::to_string(idx) + " (node)");
+        continue;
+      }
       v = st_.stats.read(idx);
       what = "statistics counter " + std::to_string(idx) +
              (idx < NumStats ? std::string(" (") + to_string(Stat(idx)) + ")" : "");

@@ -25,6 +25,7 @@ Cpu::Cpu(AxiMaster& axi, Rng& rng, TrafficConfig cfg, unsigned acc_sets)
 }
 
 void Cpu::drive(uint64_t cycle) {
+  now_ = cycle;
   if (axi_.writes_pending() < cfg_.max_queued_writes) {
     if (cfg_.illegal_pct != 0 && rng_.percent(cfg_.illegal_pct) && live_ < cfg_.transfers) {
       // a sixth of the illegal writes are intruders inside a legal descriptor's line
@@ -85,6 +86,28 @@ ni::Descriptor Cpu::random_descriptor(unsigned page, unsigned ch) {
   d.prio = uint8_t(rng_.range(0, std::min(cfg_.prio_max, 15u)));
   d.size = random_size(d.kind == ni::Kind::Inline);
   d.notify = rng_.percent(cfg_.notify_pct);
+  if (cfg_.nodes != 0) {
+    // Full NI: a real destination node, a destination nobody else writes, a source below
+    // 2^47 (its bits 63:48 random half the time: the NI ignores them, ICD 10).
+    const uint64_t node = rng_.range(0, cfg_.nodes - 1) << 48;
+    d.dst = node | alloc_dst(d.size, rng_.percent(cfg_.aligned_pct));
+    if (d.kind == ni::Kind::Inline) {
+      d.payload.resize(d.size);
+      for (auto& b : d.payload) b = uint8_t(rng_.range(0, 255));
+      if (d.size <= 16 && rng_.percent(cfg_.inline_long_pct)) d.long_mode = ni::LongMode::Long;
+    } else {
+      const uint64_t half = kAddrSpace / 2;
+      uint64_t s = rng_.range(0, half - d.size);
+      if (rng_.percent(cfg_.aligned_pct)) s &= ~uint64_t{0x3F};
+      if (rng_.percent(50)) s |= rng_.range(1, 0xFFFF) << 48;
+      d.src = s;
+      if (d.notify) {
+        d.notify_addr = (rng_.range(0, 0xFFFF) << 48) | alloc_dst(16, false);
+        d.notify_tag = rng_.bits64();
+      }
+    }
+    return d;
+  }
   const uint64_t node = rng_.range(0, 0xFFFF) << 48;
   uint64_t a48 = rng_.range(0, kAddrSpace - 1);
   if (rng_.percent(cfg_.aligned_pct)) a48 &= ~uint64_t{0xFFFF};
@@ -103,6 +126,25 @@ ni::Descriptor Cpu::random_descriptor(unsigned page, unsigned ch) {
     }
   }
   return d;
+}
+
+uint64_t Cpu::alloc_dst(uint64_t n, bool block_aligned) {
+  constexpr uint64_t kRegion = uint64_t{1} << 40;
+  const uint64_t base = kAddrSpace / 2 + uint64_t{cfg_.self_node} * kRegion;
+  // Start in a fresh line (a few lines of gap), at a random byte of it or a 64 KiB boundary.
+  uint64_t a = (dst_next_ + 63) / 64 * 64 + 64 * rng_.range(0, 3);
+  if (block_aligned) {
+    a = (a + 0xFFFF) & ~uint64_t{0xFFFF};
+  } else {
+    a += rng_.range(0, 63);
+  }
+  dst_next_ = a + n;
+  if (dst_next_ > kRegion) {
+    std::fprintf(stderr, "ni_sim: node %u: destination region of 2^40 bytes exhausted\n",
+                 cfg_.self_node);
+    std::abort();
+  }
+  return base + a;
 }
 
 bool Cpu::pick_channel(bool need_even_pair, unsigned& page, unsigned& ch) {
@@ -207,6 +249,10 @@ void Cpu::issue_descriptor(uint64_t cycle, bool intruder) {
   long_[w] = is_long;
   early_[w] = 0;
   ++writing_;
+  if (finish_hook_ || live_hook_) {
+    if (desc_.size() < 1024) desc_.resize(1024);
+    desc_[w] = d;
+  }
   auto on_done = [this, w, is_long](bool ok) {
     --writing_;
     if (!ok) {
@@ -218,6 +264,7 @@ void Cpu::issue_descriptor(uint64_t cycle, bool intruder) {
     ++live_;
     ++busy_count_;
     ch_[w] = Ch::Busy;
+    if (live_hook_) live_hook_(desc_[w], now_);
     if (early_[w] != 0) finish_channel(w, early_[w] == 3);  // a 32-channel read saw it end
   };
   const std::vector<uint64_t> words = d.encode();
@@ -449,6 +496,7 @@ void Cpu::finish_channel(unsigned w, bool error) {
   early_[w] = 0;
   --busy_count_;
   ++(error ? seen_error_ : seen_done_);
+  if (finish_hook_) finish_hook_(desc_[w], error, now_);
 }
 
 void Cpu::issue_poll(uint64_t cycle) {

@@ -42,6 +42,12 @@ struct TrafficConfig {
   unsigned multi_pct = 50;         // 32-channel reads (else single-channel)
   unsigned max_live = 512;         // live transfers at once
   unsigned max_queued_writes = 8;  // AXI writes waiting in the master
+  // Full NI (ICD 15), set by the N-node test bench, not by the configuration file: with
+  // `nodes` >= 1 the destination node is drawn among 0..nodes-1, sources lie below 2^47 and
+  // destinations and notification addresses at or above 2^47, each in lines of its own that
+  // no other transfer of the run writes (this CPU owns [2^47 + self_node * 2^40, +2^40)).
+  unsigned nodes = 0;
+  unsigned self_node = 0;
 };
 
 class Cpu : public Component {
@@ -60,6 +66,14 @@ class Cpu : public Component {
   uint64_t illegal_rejected() const { return illegal_rejected_; }
   uint64_t unexpected_rejects() const { return unexpected_rejects_; }
   uint64_t reads() const { return reads_; }
+
+  // A legal transfer the CPU saw finish (its status read DONE or ERROR), with the descriptor
+  // it wrote; for the end-to-end scoreboard of the full NI.
+  using FinishHook = std::function<void(const ni::Descriptor&, bool error, uint64_t cycle)>;
+  void on_finish(FinishHook h) { finish_hook_ = std::move(h); }
+  // A legal transfer went live (every write of its descriptor answered OKAY).
+  using LiveHook = std::function<void(const ni::Descriptor&, uint64_t cycle)>;
+  void on_live(LiveHook h) { live_hook_ = std::move(h); }
 
  private:
   enum class Ch : uint8_t { Free, Writing, Busy, Reserved };
@@ -83,6 +97,8 @@ class Cpu : public Component {
   void write_words(unsigned page, unsigned ch, const std::vector<uint64_t>& words,
                    std::function<void(bool ok)> done);
   void finish_channel(unsigned wch, bool error);
+  // [a, a+n) in lines of its own in this CPU's destination region (nodes >= 1).
+  uint64_t alloc_dst(uint64_t n, bool block_aligned);
 
   AxiMaster& axi_;
   Rng& rng_;
@@ -100,6 +116,11 @@ class Cpu : public Component {
   uint64_t reads_ = 0;
   bool read_pending_ = false;
   uint64_t next_poll_ = 0;
+  uint64_t now_ = 0;       // cycle of the current drive()
+  uint64_t dst_next_ = 0;  // next free byte of the destination region (nodes >= 1)
+  FinishHook finish_hook_;
+  LiveHook live_hook_;
+  std::vector<ni::Descriptor> desc_;  // per write channel, kept when finish_hook_ is set
 };
 
 }  // namespace sim

@@ -114,7 +114,53 @@ json read_json_file(const std::string& path) {
 
 void SimConfig::apply(const json& j, const std::string& where) {
   Obj o(j, where, "");
-  o.allow({"seed", "transfers", "max_size", "max_cycles", "traffic", "axi", "responder", "stalls"});
+  o.allow({"seed", "transfers", "max_size", "max_cycles", "traffic", "axi", "responder", "stalls",
+           "nodes", "memory", "network", "retx"});
+  o.get_uint("nodes", nodes, 0, 64);
+  if (o.has("memory")) {
+    Obj m = o.sub("memory");
+    m.allow(
+        {"read_latency", "write_latency", "ooo", "ar_stall_pct", "aw_stall_pct", "w_stall_pct"});
+    m.get_range("read_latency", memory.rd_lat_min, memory.rd_lat_max, 100000);
+    m.get_range("write_latency", memory.wr_lat_min, memory.wr_lat_max, 100000);
+    if (memory.rd_lat_min == 0 || memory.wr_lat_min == 0)
+      m.error("key 'memory.read_latency'/'memory.write_latency'", "must start at 1 or more");
+    m.get_bool("ooo", memory.ooo);
+    m.get_pct("ar_stall_pct", memory.ar_stall_pct);
+    m.get_pct("aw_stall_pct", memory.aw_stall_pct);
+    m.get_pct("w_stall_pct", memory.w_stall_pct);
+    if (memory.ar_stall_pct == 100 || memory.aw_stall_pct == 100 || memory.w_stall_pct == 100)
+      m.error("a memory stall percentage", "of 100 would stall forever");
+  }
+  if (o.has("network")) {
+    Obj n = o.sub("network");
+    n.allow({"latency", "drop_pct", "corrupt_pct", "dup_pct", "tx_stall_pct"});
+    n.get_range("latency", network.lat_min, network.lat_max, 1000000);
+    if (network.lat_min == 0) n.error("key 'network.latency'", "must start at 1 or more");
+    n.get_double_pct("drop_pct", network.drop_pct);
+    n.get_double_pct("corrupt_pct", network.corrupt_pct);
+    n.get_double_pct("dup_pct", network.dup_pct);
+    n.get_double_pct("tx_stall_pct", network.tx_stall_pct);
+    if (network.tx_stall_pct >= 100)
+      n.error("key 'network.tx_stall_pct'", "of 100 would stall forever");
+  }
+  if (o.has("retx")) {
+    Obj r = o.sub("retx");
+    r.allow({"timeout", "max_retries", "rx_idle"});
+    uint64_t v = 0;
+    if (r.has("timeout")) {
+      r.get_uint("timeout", v, 0, ~uint64_t{0});
+      retx.timeout = v;
+    }
+    if (r.has("max_retries")) {
+      r.get_uint("max_retries", v, 0, ~uint64_t{0});
+      retx.max_retries = v;
+    }
+    if (r.has("rx_idle")) {
+      r.get_uint("rx_idle", v, 0, ~uint64_t{0});
+      retx.rx_idle = v;
+    }
+  }
   o.get_uint("seed", seed, 0, ~uint64_t{0});
   o.get_uint("transfers", traffic.transfers, 0, uint64_t{1} << 40);
   o.get_uint("max_size", traffic.max_size, 1, 0xFFFFFFFFull);
@@ -256,6 +302,29 @@ json SimConfig::to_json() const {
        {{"start_pct", blk_stall.start_pct}, {"len", {blk_stall.len_min, blk_stall.len_max}}}},
       {"pkt",
        {{"start_pct", pkt_stall.start_pct}, {"len", {pkt_stall.len_min, pkt_stall.len_max}}}}};
+  // The full-NI keys only where they mean something, so that the engine-alone records stay
+  // as they were.
+  if (nodes != 0) {
+    j["nodes"] = nodes;
+    j["memory"] = {{"read_latency", {memory.rd_lat_min, memory.rd_lat_max}},
+                   {"write_latency", {memory.wr_lat_min, memory.wr_lat_max}},
+                   {"ooo", memory.ooo},
+                   {"ar_stall_pct", memory.ar_stall_pct},
+                   {"aw_stall_pct", memory.aw_stall_pct},
+                   {"w_stall_pct", memory.w_stall_pct}};
+    j["network"] = {{"latency", {network.lat_min, network.lat_max}},
+                    {"drop_pct", network.drop_pct},
+                    {"corrupt_pct", network.corrupt_pct},
+                    {"dup_pct", network.dup_pct},
+                    {"tx_stall_pct", network.tx_stall_pct}};
+  }
+  if (retx.any()) {
+    json r = json::object();
+    if (retx.timeout) r["timeout"] = *retx.timeout;
+    if (retx.max_retries) r["max_retries"] = *retx.max_retries;
+    if (retx.rx_idle) r["rx_idle"] = *retx.rx_idle;
+    j["retx"] = r;
+  }
   return j;
 }
 

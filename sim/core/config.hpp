@@ -7,11 +7,14 @@
 
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
 #include "sim/agents/axi_master.hpp"
 #include "sim/agents/cpu.hpp"
+#include "sim/agents/mem_model.hpp"
+#include "sim/agents/network.hpp"
 #include "sim/agents/responder.hpp"
 #include "sim/agents/stall_injector.hpp"
 
@@ -19,6 +22,13 @@ namespace sim {
 
 struct ConfigError : std::runtime_error {
   using std::runtime_error::runtime_error;
+};
+
+// Control registers each CPU writes before its first descriptor (ICD 14, 15 "retx"); only
+// the keys given are written.
+struct RetxConfig {
+  std::optional<uint64_t> timeout, max_retries, rx_idle;
+  bool any() const { return timeout || max_retries || rx_idle; }
 };
 
 struct SimConfig {
@@ -29,6 +39,11 @@ struct SimConfig {
   ResponderOptions responder;
   StallOptions blk_stall;
   StallOptions pkt_stall;
+  // Full NI (ICD 15): 0 = the QoS engine alone; N >= 1 = N ni_nodes on a network.
+  unsigned nodes = 0;
+  MemOptions memory;
+  NetOptions network;
+  RetxConfig retx;
 
   // Applies the keys present in `j` on top of the current values. `where` names the source
   // (file name) for error messages.

@@ -24,24 +24,33 @@ uint64_t bits(const std::array<uint64_t, 4>& d, unsigned lsb, unsigned w) {
 }
 }  // namespace
 
-LogWriter::LogWriter(const std::string& path) {
+LogWriter::LogWriter(const std::string& path) : own_(true) {
   f_ = std::fopen(path.c_str(), "w");
   if (f_ == nullptr) throw std::runtime_error("cannot write log file " + path);
 }
 
+LogWriter::LogWriter(LogWriter& file, unsigned node) : f_(file.f_), node_(int(node)) {}
+
 LogWriter::~LogWriter() {
-  if (f_ != nullptr) std::fclose(f_);
+  if (own_ && f_ != nullptr) std::fclose(f_);
+}
+
+void LogWriter::head(uint64_t cycle, const char* ev) {
+  if (node_ < 0) {
+    std::fprintf(f_, "{\"cycle\":%" PRIu64 ",\"ev\":\"%s\",", cycle, ev);
+  } else {
+    std::fprintf(f_, "{\"cycle\":%" PRIu64 ",\"ev\":\"%s\",\"node\":%d,", cycle, ev, node_);
+  }
 }
 
 void LogWriter::on_aw(const AwEvent& e) {
-  std::fprintf(
-      f_, "{\"cycle\":%" PRIu64 ",\"ev\":\"aw\",\"id\":%u,\"addr\":\"0x%" PRIx32 "\",\"len\":%u}\n",
-      e.cycle, e.id, e.addr, e.len);
+  head(e.cycle, "aw");
+  std::fprintf(f_, "\"id\":%u,\"addr\":\"0x%" PRIx32 "\",\"len\":%u}\n", e.id, e.addr, e.len);
 }
 
 void LogWriter::on_b(const BEvent& e) {
-  std::fprintf(f_, "{\"cycle\":%" PRIu64 ",\"ev\":\"bresp\",\"id\":%u,\"resp\":\"%s\"}\n", e.cycle,
-               e.id, resp_name(e.resp));
+  head(e.cycle, "bresp");
+  std::fprintf(f_, "\"id\":%u,\"resp\":\"%s\"}\n", e.id, resp_name(e.resp));
 }
 
 void LogWriter::on_ar(const ArEvent& e) {
@@ -54,47 +63,83 @@ void LogWriter::on_r(const REvent& e) {
     addr = read_addr_.front();
     read_addr_.pop_front();
   }
-  std::fprintf(f_,
-               "{\"cycle\":%" PRIu64 ",\"ev\":\"rdata\",\"addr\":\"0x%" PRIx32
-               "\",\"data\":\"0x%" PRIx64 "\",\"resp\":\"%s\"}\n",
-               e.cycle, addr, e.data, resp_name(e.resp));
+  head(e.cycle, "rdata");
+  std::fprintf(f_, "\"addr\":\"0x%" PRIx32 "\",\"data\":\"0x%" PRIx64 "\",\"resp\":\"%s\"}\n", addr,
+               e.data, resp_name(e.resp));
 }
 
 void LogWriter::on_block(const BlockEvent& e) {
   const auto& d = e.desc;
+  head(e.cycle, "block");
   std::fprintf(f_,
-               "{\"cycle\":%" PRIu64 ",\"ev\":\"block\",\"tid\":%u,\"fid\":%" PRIu64
-               ",\"seq\":%" PRIu64 ",\"xfer\":%" PRIu64 ",\"blk\":%" PRIu64 ",\"src\":\"0x%" PRIx64
-               "\",\"dst\":\"0x%" PRIx64 "\",\"len\":%" PRIu64 ",\"cm\":%" PRIu64
-               ",\"chained\":%" PRIu64 ",\"has_next\":%" PRIu64 ",\"notify\":%" PRIu64
-               ",\"retx\":%" PRIu64 ",\"pd\":%" PRIu64 "}\n",
-               e.cycle, e.tid, bits(d, 176, 8), bits(d, 144, 14), bits(d, 217, 11),
-               bits(d, 204, 12), d[0], d[1], bits(d, 188, 16) + 1, bits(d, 174, 1), bits(d, 187, 1),
-               bits(d, 216, 1), bits(d, 186, 1), bits(d, 184, 1), bits(d, 128, 16));
+               "\"tid\":%u,\"fid\":%" PRIu64 ",\"seq\":%" PRIu64 ",\"xfer\":%" PRIu64
+               ",\"blk\":%" PRIu64 ",\"src\":\"0x%" PRIx64 "\",\"dst\":\"0x%" PRIx64
+               "\",\"len\":%" PRIu64 ",\"cm\":%" PRIu64 ",\"chained\":%" PRIu64
+               ",\"has_next\":%" PRIu64 ",\"notify\":%" PRIu64 ",\"retx\":%" PRIu64
+               ",\"pd\":%" PRIu64 "}\n",
+               e.tid, bits(d, 176, 8), bits(d, 144, 14), bits(d, 217, 11), bits(d, 204, 12), d[0],
+               d[1], bits(d, 188, 16) + 1, bits(d, 174, 1), bits(d, 187, 1), bits(d, 216, 1),
+               bits(d, 186, 1), bits(d, 184, 1), bits(d, 128, 16));
 }
 
 void LogWriter::on_packet(const PacketEvent& e) {
   const uint64_t h = e.data[0];
   const bool crc_ok = ni::check_crc(e.data);
-  std::fprintf(f_,
-               "{\"cycle\":%" PRIu64 ",\"ev\":\"packet\",\"kind\":\"%s\",\"tid\":%" PRIu64
-               ",\"seq\":%" PRIu64 ",\"xfer\":%" PRIu64 ",\"len\":%" PRIu64 ",\"dst\":\"0x%" PRIx64
-               "\",\"notify\":%" PRIu64 ",\"crc_ok\":%s}\n",
-               e.cycle, (h & 0xF) == 0 ? "inline" : "control", (h >> 4) & 0x3FF, (h >> 14) & 0x3FFF,
-               (h >> 39) & 0x7FF, (h >> 28) & 0x3F, e.data[1], (h >> 34) & 1,
-               crc_ok ? "true" : "false");
+  head(e.cycle, "packet");
+  std::fprintf(
+      f_,
+      "\"kind\":\"%s\",\"tid\":%" PRIu64 ",\"seq\":%" PRIu64 ",\"xfer\":%" PRIu64
+      ",\"len\":%" PRIu64 ",\"dst\":\"0x%" PRIx64 "\",\"notify\":%" PRIu64 ",\"crc_ok\":%s}\n",
+      (h & 0xF) == 0 ? "inline" : "control", (h >> 4) & 0x3FF, (h >> 14) & 0x3FFF,
+      (h >> 39) & 0x7FF, (h >> 28) & 0x3F, e.data[1], (h >> 34) & 1, crc_ok ? "true" : "false");
 }
 
 void LogWriter::on_rsp(const RspEvent& e) {
-  std::fprintf(f_, "{\"cycle\":%" PRIu64 ",\"ev\":\"rsp\",\"tid\":%u,\"seq\":%u,\"nack\":%u}\n",
-               e.cycle, e.tid, e.seq, e.nack ? 1u : 0u);
+  head(e.cycle, "rsp");
+  std::fprintf(f_, "\"tid\":%u,\"seq\":%u,\"nack\":%u}\n", e.tid, e.seq, e.nack ? 1u : 0u);
 }
 
 void LogWriter::on_status(const StatusEvent& e) {
+  head(e.cycle, "status");
+  std::fprintf(f_, "\"page\":%u,\"channel\":%u,\"status\":\"%s\"}\n", e.wch / 64u, e.wch % 64u,
+               status_name(e.to));
+}
+
+void LogWriter::on_memwr(const MemWrEvent& e) {
+  head(e.cycle, "memwr");
+  std::fprintf(f_,
+               "\"addr\":\"0x%" PRIx64 "\",\"bytes\":%" PRIu64 ",\"crc32\":\"0x%08" PRIx32 "\"}\n",
+               e.addr, e.bytes, e.crc32);
+}
+
+void LogWriter::tx(uint64_t cycle, const char* net, const ni::WirePacket& p) {
+  const ni::WireHead h = p.head();
+  static const char* const kKinds[] = {"inline", "control", "data", "ack", "nack"};
+  head(cycle, "tx");
+  std::fprintf(
+      f_,
+      "\"net\":\"%s\",\"kind\":\"%s\",\"tid\":%u,\"seq\":%u,\"len\":%u,\"dst\":\"0x%" PRIx64
+      "\",\"src_node\":%u,\"npkts\":%u,\"last\":%u,\"retx\":%u,\"notify\":%u,\"beats\":%zu,"
+      "\"hcrc_ok\":%s,\"pcrc_ok\":%s}\n",
+      net, h.kind < 5 ? kKinds[h.kind] : "?", h.tid, h.seq, h.len, h.dst_addr, h.src_node, h.npkts,
+      h.last ? 1u : 0u, h.retx ? 1u : 0u, h.notify ? 1u : 0u, p.beats.size(),
+      p.hcrc_ok() ? "true" : "false", (!p.is_data() || p.pcrc_ok()) ? "true" : "false");
+}
+
+void LogWriter::net(const NetEvent& e) {
+  static const char* const kKinds[] = {"inline", "control", "data", "ack", "nack"};
   std::fprintf(f_,
                "{\"cycle\":%" PRIu64
-               ",\"ev\":\"status\",\"page\":%u,\"channel\":%u,\"status\":\"%s\"}\n",
-               e.cycle, e.wch / 64u, e.wch % 64u, status_name(e.to));
+               ",\"ev\":\"net\",\"action\":\"%s\",\"from\":%u,\"to\":%u,"
+               "\"kind\":\"%s\",\"tid\":%u,\"seq\":%u}\n",
+               e.cycle, to_string(e.action), e.from, e.to, e.kind < 5 ? kKinds[e.kind] : "?", e.tid,
+               e.seq);
+}
+
+void LogWriter::notify(uint64_t cycle, uint64_t addr, uint64_t tag, unsigned src_node) {
+  head(cycle, "notify");
+  std::fprintf(f_, "\"addr\":\"0x%" PRIx64 "\",\"tag\":\"0x%" PRIx64 "\",\"src_node\":%u}\n", addr,
+               tag, src_node);
 }
 
 }  // namespace sim

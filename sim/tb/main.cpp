@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// ni_sim: random and scenario runs of the verilated QoS engine against the golden model.
-// Command line, log and report formats: ICD section 9; `ni_sim --help` lists the flags.
+// ni_sim: random and scenario runs of the verilated QoS engine (--nodes 0) or of N full NIs
+// on a network (--nodes N) against the golden models. Command line, log and report formats:
+// ICD sections 9 and 15; `ni_sim --help` lists the flags.
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -20,6 +21,9 @@
 #include "sim/core/sim_ctrl.hpp"
 #include "sim/tb/qos/coverage.hpp"
 #include "sim/tb/qos/testbench.hpp"
+#ifndef NI_SIM_QOS_ONLY
+#include "sim/tb/node/system.hpp"
+#endif
 
 #if VM_COVERAGE
 #include "verilated.h"
@@ -43,6 +47,8 @@ struct Cli {
   uint64_t max_cycles = 0;
   std::string scenario, record, log, report, trace, config, shrink, capture;
   std::string coverage, code_coverage;
+  bool have_nodes = false;
+  unsigned nodes = 0;
   bool have_trace_window = false;
   uint64_t trace_window = 0;
   bool quiet = false;
@@ -70,6 +76,11 @@ Cli parse(int argc, char** argv) {
       app.add_option("--max-size", c.max_size, "largest memory transfer, bytes (default 1048576)")
           ->check(CLI::Range(uint64_t{1}, uint64_t{0xFFFFFFFF}));
   app.add_option("--config", c.config, "JSON configuration (see README)");
+  auto* nodes = app.add_option("--nodes", c.nodes,
+                               "0: the QoS engine alone (ICD 9); N >= 1: N ni_nodes on a network "
+                               "(ICD 15; 1 = loopback). Default: the configuration's \"nodes\", "
+                               "else 0")
+                    ->check(CLI::Range(0u, 64u));
   app.add_option("--scenario", c.scenario, "replay a scenario (ni-scenario/1)");
   app.add_option("--record", c.record, "write this run's stimulus as a scenario");
   app.add_option("--log", c.log, "JSON Lines event log (ICD section 9)");
@@ -104,6 +115,7 @@ Cli parse(int argc, char** argv) {
     }
   }
   c.have_seed = seed->count() > 0;
+  c.have_nodes = nodes->count() > 0;
   c.have_transfers = transfers->count() > 0;
   c.have_max_size = max_size->count() > 0;
   c.have_max_cycles = max_cycles->count() > 0;
@@ -120,6 +132,7 @@ std::string reproduce_command(const Cli& c, const sim::SimConfig& cfg, uint64_t 
   std::ostringstream os;
   os << c.argv[0];
   if (!c.scenario.empty()) os << " --scenario " << c.scenario;
+  if (c.have_nodes) os << " --nodes " << c.nodes;
   if (!c.config.empty()) os << " --config " << c.config;
   if (c.scenario.empty()) {
     os << " --seed " << cfg.seed << " --transfers " << cfg.traffic.transfers;
@@ -180,6 +193,71 @@ nlohmann::json report_json(const sim::Testbench& tbc, const sim::RunResult& r,
   return j;
 }
 
+#ifndef NI_SIM_QOS_ONLY
+// ni_sim --nodes N: N ni_nodes on the network model (ICD 15).
+int run_nodes(const Cli& cli, const sim::SimConfig& cfg) {
+  sim::NodeSystem::Options opt;
+  opt.cfg = cfg;
+  opt.log_path = cli.log;
+  opt.progress = !cli.quiet && isatty(STDERR_FILENO);
+  if (!cli.trace.empty() && !cli.have_trace_window) opt.trace_path = cli.trace;
+  sim::RunResult r;
+  nlohmann::json report;
+  try {
+    sim::NodeSystem sys(opt);
+    r = sys.run();
+    report = sys.report(r);
+#if VM_COVERAGE
+    if (!cli.code_coverage.empty()) sys.context().coveragep()->write(cli.code_coverage.c_str());
+#endif
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "ni_sim: error: %s\n", e.what());
+    return 2;
+  }
+  if (!cli.report.empty()) {
+    std::ofstream out(cli.report);
+    out << report.dump(2) << "\n";
+  }
+  if (r.passed) {
+    if (!cli.quiet) {
+      std::printf("PASS seed %" PRIu64 ", %u nodes: %" PRIu64 " transfers (%" PRIu64
+                  " DONE, %" PRIu64 " ERROR), %" PRIu64 " blocks, %" PRIu64
+                  " request packets, %" PRIu64 " bytes delivered (%.2f bytes/cycle); %" PRIu64
+                  " cycles in %.1f s (%.0f cycles/s)\n",
+                  cfg.seed, cfg.nodes, report["transfers"].get<uint64_t>(),
+                  report["completed"].get<uint64_t>(), report["errors"].get<uint64_t>(),
+                  report["blocks"].get<uint64_t>(), report["packets"].get<uint64_t>(),
+                  report["bytes_delivered"].get<uint64_t>(),
+                  report["goodput_bytes_per_cycle"].get<double>(), r.cycles, r.wall_seconds,
+                  report["cycles_per_second"].get<double>());
+    }
+    return 0;
+  }
+  const uint64_t window = cli.have_trace_window ? cli.trace_window : 2000;
+  std::printf("FAIL seed %" PRIu64 " at cycle %" PRIu64 ": %s\n", cfg.seed, r.fail_cycle,
+              r.failure.c_str());
+  if (!r.detail.empty()) std::printf("%s", r.detail.c_str());
+  std::printf("reproduce: %s\n", reproduce_command(cli, cfg, window).c_str());
+  if (cli.have_trace_window && !r.timeout && !r.interrupted) {
+    const std::string path = cli.trace.empty() ? "build/fail.fst" : cli.trace;
+    opt.trace_path = path;
+    opt.trace_from = r.fail_cycle > window ? r.fail_cycle - window : 0;
+    opt.log_path.clear();
+    opt.progress = false;
+    opt.cfg.max_cycles = r.fail_cycle + 2;
+    try {
+      sim::NodeSystem sys(opt);
+      sys.run();
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "ni_sim: trace rerun failed: %s\n", e.what());
+    }
+    std::printf("trace: %s holds cycles %" PRIu64 "..%" PRIu64 "\n", path.c_str(), opt.trace_from,
+                r.fail_cycle);
+  }
+  return 1;
+}
+#endif
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -204,13 +282,33 @@ int main(int argc, char** argv) {
     if (cli.have_max_cycles) cfg.max_cycles = cli.max_cycles;
     if (!cli.scenario.empty())
       scenario = sim::parse_scenario(scen_json, cli.scenario, cfg.responder);
+    if (cli.have_nodes) cfg.nodes = cli.nodes;
     if (!cli.shrink.empty() && cli.scenario.empty()) throw CliError("--shrink needs --scenario");
+#ifdef NI_SIM_QOS_ONLY
+    if (cfg.nodes != 0) throw CliError("this binary simulates the QoS engine alone (--nodes 0)");
+#endif
+    if (cfg.nodes != 0) {
+      // Not yet available for the full NI: say so rather than run something else.
+      const char* flag = !cli.scenario.empty()   ? "--scenario"
+                         : !cli.record.empty()   ? "--record"
+                         : !cli.capture.empty()  ? "--capture"
+                         : !cli.shrink.empty()   ? "--shrink"
+                         : !cli.coverage.empty() ? "--coverage"
+                                                 : nullptr;
+      if (flag != nullptr) {
+        throw CliError(std::string(flag) + " is not supported with --nodes " +
+                       std::to_string(cfg.nodes) + " yet (only with --nodes 0)");
+      }
+    }
   } catch (const std::exception& e) {
     std::fprintf(stderr, "ni_sim: error: %s\n", e.what());
     return 2;
   }
 
   sim::SimCtrl::install_sigint_handler();
+#ifndef NI_SIM_QOS_ONLY
+  if (cfg.nodes != 0) return run_nodes(cli, cfg);
+#endif
   sim::Testbench::Options opt;
   opt.cfg = cfg;
   opt.log_path = cli.log;

@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "sim/agents/e2e_scoreboard.hpp"
+
+#include <cinttypes>
+#include <cstdio>
+
+namespace sim {
+
+namespace {
+constexpr uint64_t kMask48 = (uint64_t{1} << 48) - 1;
+
+std::string hex(uint64_t v) {
+  char b[24];
+  std::snprintf(b, sizeof b, "0x%" PRIx64, v);
+  return b;
+}
+
+std::string describe(const ni::Descriptor& d, unsigned src) {
+  return std::string(ni::to_string(d.kind)) + " transfer of node " + std::to_string(src) +
+         " (page " + std::to_string(d.page) + " channel " + std::to_string(d.channel) + ", " +
+         std::to_string(d.size) + " bytes to node " + std::to_string(d.dst >> 48) + " " +
+         hex(d.dst & kMask48) + ")";
+}
+}  // namespace
+
+struct E2eScoreboard::Tap : Listener {
+  Tap(E2eScoreboard& s, unsigned n) : sb(s), node(n) {}
+  void on_memwr(const MemWrEvent& e) override { sb.on_memwr(node, e); }
+  E2eScoreboard& sb;
+  unsigned node;
+};
+
+E2eScoreboard::E2eScoreboard(std::vector<ni::MemImage*> images)
+    : mem_(std::move(images)), ranges_(mem_.size()), stats_(mem_.size()) {
+  for (unsigned n = 0; n < mem_.size(); ++n) taps_.push_back(std::make_unique<Tap>(*this, n));
+}
+
+E2eScoreboard::~E2eScoreboard() = default;
+
+Listener& E2eScoreboard::node_listener(unsigned n) { return *taps_.at(n); }
+
+void E2eScoreboard::fail(uint64_t cycle, std::string what, std::string detail) {
+  if (!errors_.empty()) return;  // the first failure is the one that matters
+  errors_.push_back(CheckFailure{cycle, std::move(what), std::move(detail)});
+}
+
+void E2eScoreboard::add_range(unsigned node, uint64_t a, uint64_t n, uint64_t id, bool notify) {
+  auto& m = ranges_[node];
+  auto it = m.upper_bound(a);
+  if (it != m.end() && it->first < a + n) {
+    fail(0, "harness: destination ranges of two live transfers overlap at node " +
+                std::to_string(node) + " " + hex(a));
+    return;
+  }
+  m.emplace(a, Range{a + n, id, notify});
+}
+
+void E2eScoreboard::on_live(unsigned src, const ni::Descriptor& d, uint64_t cycle) {
+  const unsigned dst = unsigned(d.dst >> 48);
+  if (dst >= mem_.size()) {
+    fail(cycle, "harness: " + describe(d, src) + " names a node that does not exist");
+    return;
+  }
+  const uint64_t id = key(src, d.wch());
+  if (xfers_.count(id) != 0) {
+    fail(cycle, "harness: write channel went live twice: " + describe(d, src));
+    return;
+  }
+  Xfer x;
+  x.d = d;
+  x.src = src;
+  x.dst = dst;
+  x.live_cycle = cycle;
+  xfers_.emplace(id, std::move(x));
+  add_range(dst, d.dst & kMask48, d.size, id, false);
+  if (d.notify && d.is_memory()) add_range(dst, d.notify_addr & kMask48, 16, id, true);
+}
+
+void E2eScoreboard::on_memwr(unsigned node, const MemWrEvent& e) {
+  auto& m = ranges_.at(node);
+  for (const MemWrEvent::Run& r : e.runs) {
+    auto it = m.upper_bound(r.addr);
+    const bool inside = it != m.begin() && (--it, r.addr + r.data.size() <= it->second.end);
+    if (!inside) {
+      ++stats_[node].stray_writes;
+      if (!allow_stray_) {
+        fail(e.cycle, "node " + std::to_string(node) + " memory written at " + hex(r.addr) + " (" +
+                          std::to_string(r.data.size()) +
+                          " bytes) outside every live transfer's destination");
+      }
+      continue;
+    }
+    Xfer& x = xfers_.at(it->second.xfer);
+    if (it->second.notify) {
+      // A record is written once its 16 bytes are (one burst, or two where it crosses a
+      // line the receive unit writes separately).
+      x.notify_bytes += r.data.size();
+      if (x.notify_bytes < 16) continue;
+      x.notify_bytes = 0;
+      x.notify_cycle = e.cycle;
+      ++x.notify_writes;
+      ++stats_[node].notifications;
+      if (on_notify) {
+        const std::vector<uint8_t> rec = mem_[node]->read(it->first, 16);
+        uint64_t tag = 0;
+        for (unsigned i = 0; i < 8; ++i) tag |= uint64_t{rec[i]} << (8 * i);
+        on_notify(e.cycle, node, it->first, tag, unsigned(rec[12] | (rec[13] << 8)));
+      }
+    } else {
+      x.last_data_cycle = e.cycle;
+    }
+  }
+}
+
+void E2eScoreboard::check_done(const Xfer& x, uint64_t cycle) {
+  const ni::Descriptor& d = x.d;
+  const uint64_t dst = d.dst & kMask48;
+  std::vector<uint8_t> want;
+  if (d.is_memory()) {
+    want = mem_[x.src]->read(d.src & kMask48, d.size);
+  } else {
+    want = d.payload;
+    want.resize(d.size);
+  }
+  const std::vector<uint8_t> got = mem_[x.dst]->read(dst, d.size);
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    if (want[i] != got[i]) {
+      ++data_mismatches_;
+      char b[160];
+      std::snprintf(b, sizeof b, "  byte %zu at node %u %s: expected %02x, memory holds %02x\n", i,
+                    x.dst, hex(dst + i).c_str(), want[i], got[i]);
+      fail(cycle, "DONE but destination bytes differ from the source: " + describe(d, x.src), b);
+      return;
+    }
+  }
+  stats_[x.dst].bytes_delivered += d.size;
+  if (!(d.notify && d.is_memory())) return;
+  const uint64_t na = d.notify_addr & kMask48;
+  const std::vector<uint8_t> rec = mem_[x.dst]->read(na, 16);
+  std::vector<uint8_t> exp(16, 0);
+  for (unsigned i = 0; i < 8; ++i) exp[i] = uint8_t(d.notify_tag >> (8 * i));
+  for (unsigned i = 0; i < 4; ++i) exp[8 + i] = uint8_t(d.size >> (8 * i));
+  exp[12] = uint8_t(x.src);
+  exp[13] = uint8_t(x.src >> 8);
+  exp[14] = 0x01;
+  exp[15] = 0x00;
+  if (x.notify_writes == 0 || rec != exp) {
+    std::string det = "  expected record";
+    for (uint8_t v : exp) det += " " + hex(v).substr(2);
+    det += "\n  memory holds   ";
+    for (uint8_t v : rec) det += " " + hex(v).substr(2);
+    fail(cycle,
+         "DONE but the notification record at node " + std::to_string(x.dst) + " " + hex(na) +
+             " is " + (x.notify_writes ? "wrong" : "missing") + ": " + describe(d, x.src),
+         det + "\n");
+    return;
+  }
+  if (x.notify_cycle <= x.last_data_cycle) {
+    fail(cycle, "notification written at cycle " + std::to_string(x.notify_cycle) +
+                    ", not after the last data write (cycle " + std::to_string(x.last_data_cycle) +
+                    "): " + describe(d, x.src));
+  }
+}
+
+void E2eScoreboard::on_finish(unsigned src, const ni::Descriptor& d, bool error, uint64_t cycle) {
+  const uint64_t id = key(src, d.wch());
+  auto it = xfers_.find(id);
+  if (it == xfers_.end()) {
+    fail(cycle, "harness: a transfer finished that never went live: " + describe(d, src));
+    return;
+  }
+  const Xfer& x = it->second;
+  if (error) {
+    ++stats_[src].error;
+    if (!allow_errors_) {
+      fail(cycle, "transfer ended ERROR on a fault-free network: " + describe(d, src));
+    }
+  } else {
+    ++stats_[src].done;
+    check_done(x, cycle);
+  }
+  // Forget the transfer and its lines: they are never written again by a live transfer.
+  const uint64_t dst = d.dst & kMask48;
+  ranges_[x.dst].erase(dst);
+  mem_[x.dst]->forget(dst, d.size);
+  if (d.notify && d.is_memory()) {
+    ranges_[x.dst].erase(d.notify_addr & kMask48);
+    mem_[x.dst]->forget(d.notify_addr & kMask48, 16);
+  }
+  xfers_.erase(it);
+}
+
+std::vector<std::string> E2eScoreboard::final_check(uint64_t cycle) {
+  std::vector<std::string> p;
+  for (const auto& [id, x] : xfers_) {
+    (void)id;
+    p.push_back("never finished: " + describe(x.d, x.src) + ", live since cycle " +
+                std::to_string(x.live_cycle));
+    if (p.size() >= 10) break;
+  }
+  if (!p.empty()) fail(cycle, std::to_string(xfers_.size()) + " transfer(s) never finished");
+  return p;
+}
+
+}  // namespace sim

@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: Apache-2.0
+// The end-to-end scoreboard of the full-NI simulator (ICD 15), transaction level, behind the
+// checker interface: every transfer a CPU put live ends DONE (ERROR only where the
+// configuration injects faults); a DONE transfer's destination bytes, in the destination
+// node's memory, equal its source bytes (the source node's memory pattern, or the inline
+// payload); its notification record (tag, size, src_node, 0x0001) is in memory and was
+// written after the transfer's last data byte; every memory write lands inside a live
+// transfer's destination or notification range. The scoreboard learns transfers from the
+// CPUs (live, finished) and writes from the memory models (on_memwr, per node).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ref_model/common/descriptor.hpp"
+#include "ref_model/common/mem_image.hpp"
+#include "sim/core/checker.hpp"
+
+namespace sim {
+
+class E2eScoreboard : public Checker {
+ public:
+  // images[n]: node n's memory.
+  explicit E2eScoreboard(std::vector<ni::MemImage*> images);
+  ~E2eScoreboard() override;
+
+  // ERROR endings allowed (faults injected or a NACKing configuration).
+  void allow_errors(bool on) { allow_errors_ = on; }
+  // Writes outside every live transfer allowed (late duplicates of a faulty network).
+  void allow_stray_writes(bool on) { allow_stray_ = on; }
+
+  // The Listener that node `n`'s event bus feeds (its memory model's on_memwr).
+  Listener& node_listener(unsigned n);
+  void on_live(unsigned src_node, const ni::Descriptor& d, uint64_t cycle);
+  void on_finish(unsigned src_node, const ni::Descriptor& d, bool error, uint64_t cycle);
+  void on_memwr(unsigned node, const MemWrEvent& e);
+  // A notification record was written (the log's "notify" event).
+  std::function<void(uint64_t cycle, unsigned node, uint64_t addr, uint64_t tag, unsigned src)>
+      on_notify;
+
+  std::string name() const override { return "end to end"; }
+  const std::vector<CheckFailure>& errors() const override { return errors_; }
+  bool quiescent() const override { return xfers_.empty(); }
+  std::vector<std::string> final_check(uint64_t cycle) override;
+
+  struct NodeStats {
+    uint64_t done = 0, error = 0;  // transfers this node sent
+    uint64_t bytes_delivered = 0;  // destination bytes of DONE transfers into this node
+    uint64_t notifications = 0;    // records written into this node
+    uint64_t stray_writes = 0;     // writes outside every live range (allowed with faults)
+  };
+  const NodeStats& node_stats(unsigned n) const { return stats_.at(n); }
+  uint64_t data_mismatches() const { return data_mismatches_; }
+
+ private:
+  struct Xfer {
+    ni::Descriptor d;
+    unsigned src = 0, dst = 0;
+    uint64_t live_cycle = 0;
+    uint64_t last_data_cycle = 0;  // B of the last data write seen
+    uint64_t notify_cycle = 0;     // B of the (last) notification write
+    uint64_t notify_writes = 0;    // complete records written
+    uint64_t notify_bytes = 0;     // bytes of the record being written (it may take 2 bursts)
+  };
+  struct Range {
+    uint64_t end;
+    uint64_t xfer;
+    bool notify;
+  };
+  struct Tap;
+  void fail(uint64_t cycle, std::string what, std::string detail = "");
+  void add_range(unsigned node, uint64_t a, uint64_t n, uint64_t id, bool notify);
+  void check_done(const Xfer& x, uint64_t cycle);
+  static uint64_t key(unsigned src, unsigned wch) { return (uint64_t{src} << 16) | wch; }
+
+  std::vector<ni::MemImage*> mem_;
+  std::vector<std::unique_ptr<Tap>> taps_;
+  std::vector<std::map<uint64_t, Range>> ranges_;  // per node: start -> range
+  std::map<uint64_t, Xfer> xfers_;                 // live transfers by (src node, wch)
+  std::vector<NodeStats> stats_;
+  std::vector<CheckFailure> errors_;
+  uint64_t data_mismatches_ = 0;
+  bool allow_errors_ = false, allow_stray_ = false;
+};
+
+}  // namespace sim

@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "sim/agents/network.hpp"
+
+namespace sim {
+
+const char* to_string(NetEvent::Action a) {
+  switch (a) {
+    case NetEvent::Action::Deliver:
+      return "deliver";
+    case NetEvent::Action::Drop:
+      return "drop";
+    case NetEvent::Action::Corrupt:
+      return "corrupt";
+    case NetEvent::Action::Dup:
+      return "dup";
+  }
+  return "?";
+}
+
+Network::Network(std::string name, std::vector<StreamTxPorts> tx, std::vector<StreamRxPorts> rx,
+                 Rng& rng, NetOptions opt)
+    : name_(std::move(name)),
+      tx_(std::move(tx)),
+      rx_(std::move(rx)),
+      rng_(rng),
+      opt_(opt),
+      asm_(tx_.size()),
+      tx_ready_(tx_.size(), 0),
+      port_(rx_.size()),
+      sent_by_(tx_.size(), 0),
+      delivered_to_(rx_.size(), 0) {
+  if (opt_.lat_min < 1) opt_.lat_min = 1;
+  if (opt_.lat_max < opt_.lat_min) opt_.lat_max = opt_.lat_min;
+}
+
+void Network::on_reset() {
+  for (std::size_t i = 0; i < tx_.size(); ++i) *tx_[i].ready = 0;
+  for (std::size_t i = 0; i < rx_.size(); ++i) {
+    *rx_[i].valid = 0;
+    rx_[i].data.clear();
+    if (rx_[i].last) *rx_[i].last = 0;
+  }
+}
+
+std::size_t Network::in_flight() const {
+  std::size_t n = 0;
+  for (const RxPort& p : port_) n += p.q.size() + (p.cur ? 1 : 0);
+  return n;
+}
+
+bool Network::busy() const {
+  if (in_flight() != 0) return true;
+  for (const ni::WirePacket& a : asm_) {
+    if (!a.beats.empty()) return true;
+  }
+  return false;
+}
+
+void Network::inject(unsigned to, ni::WirePacket p, uint64_t at) {
+  Flight f;
+  const ni::WireHead h = p.head();
+  f.head = NetEvent{0, NetEvent::Action::Deliver, to, to, h.kind, h.tid, h.seq};
+  f.from = to;
+  f.pkt = std::move(p);
+  ++counts_.injected;
+  port_.at(to).q.emplace(std::make_pair(at, order_++), std::move(f));
+}
+
+void Network::drive(uint64_t cycle) {
+  for (std::size_t i = 0; i < tx_.size(); ++i) {
+    tx_ready_[i] = !rng_.chance(opt_.tx_stall_pct);
+    *tx_[i].ready = tx_ready_[i];
+  }
+  for (std::size_t i = 0; i < rx_.size(); ++i) {
+    RxPort& p = port_[i];
+    if (!p.cur && !p.q.empty() && p.q.begin()->first.first <= cycle) {
+      p.cur = std::move(p.q.begin()->second);
+      p.q.erase(p.q.begin());
+      p.beat = 0;
+    }
+    *rx_[i].valid = p.cur ? 1 : 0;
+    if (p.cur) {
+      rx_[i].data.set<8>(p.cur->pkt.beats[p.beat]);
+      if (rx_[i].last) *rx_[i].last = p.beat + 1 == p.cur->pkt.beats.size();
+    }
+  }
+}
+
+void Network::sample(uint64_t cycle) {
+  for (std::size_t i = 0; i < rx_.size(); ++i) {
+    RxPort& p = port_[i];
+    if (!p.cur || !*rx_[i].valid || !*rx_[i].ready) continue;
+    if (++p.beat == p.cur->pkt.beats.size()) {
+      ++delivered_to_[i];
+      ++counts_.delivered;
+      emit(p.cur->head, NetEvent::Action::Deliver, cycle);
+      if (on_rx) on_rx(unsigned(i), p.cur->pkt, cycle);
+      p.cur.reset();
+    }
+  }
+  for (std::size_t i = 0; i < tx_.size(); ++i) {
+    if (!*tx_[i].valid || !tx_ready_[i]) continue;
+    asm_[i].beats.push_back(tx_[i].data.get<8>());
+    if (tx_[i].last == nullptr || *tx_[i].last) {
+      ni::WirePacket p = std::move(asm_[i]);
+      asm_[i] = ni::WirePacket{};
+      ++sent_by_[i];
+      ++counts_.sent;
+      if (on_tx) on_tx(unsigned(i), p, cycle);
+      route(unsigned(i), std::move(p), cycle);
+    }
+  }
+}
+
+void Network::emit(NetEvent e, NetEvent::Action a, uint64_t cycle) {
+  e.action = a;
+  e.cycle = cycle;
+  if (on_net) on_net(e);
+}
+
+std::optional<NetEvent::Action> Network::armed_fault(const NetEvent& h) {
+  for (auto it = armed_.begin(); it != armed_.end(); ++it) {
+    const NetFault& f = *it;
+    if ((f.kind && *f.kind != h.kind) || (f.tid && *f.tid != h.tid) || (f.seq && *f.seq != h.seq) ||
+        (f.from && *f.from != h.from)) {
+      continue;
+    }
+    const NetEvent::Action a = f.action;
+    armed_.erase(it);
+    return a;
+  }
+  return std::nullopt;
+}
+
+void Network::route(unsigned from, ni::WirePacket p, uint64_t cycle) {
+  const ni::WireHead h = p.head();
+  NetEvent ev{cycle, NetEvent::Action::Deliver, from, h.dst_node(), h.kind, h.tid, h.seq};
+  if (h.dst_node() >= rx_.size()) {
+    ++counts_.no_node;
+    emit(ev, NetEvent::Action::Drop, cycle);
+    return;
+  }
+  // A scenario's aimed fault replaces the random draws for this packet.
+  bool drop = false, corrupt = false, dup = false;
+  if (const auto a = armed_fault(ev)) {
+    drop = *a == NetEvent::Action::Drop;
+    corrupt = *a == NetEvent::Action::Corrupt;
+    dup = *a == NetEvent::Action::Dup;
+  } else {
+    drop = rng_.chance(opt_.drop_pct);
+    corrupt = !drop && rng_.chance(opt_.corrupt_pct);
+    dup = !drop && rng_.chance(opt_.dup_pct);
+  }
+  if (drop) {
+    ++counts_.dropped;
+    emit(ev, NetEvent::Action::Drop, cycle);
+    return;
+  }
+  const unsigned copies = dup ? 2 : 1;
+  if (dup) {
+    ++counts_.duplicated;
+    emit(ev, NetEvent::Action::Dup, cycle);
+  }
+  for (unsigned c = 0; c < copies; ++c) {
+    Flight f;
+    f.pkt = p;
+    f.from = from;
+    f.head = ev;
+    if (corrupt && c == 0) {
+      // One random bit of one random beat (the first copy only: a duplicate is a second,
+      // independent transmission).
+      const std::size_t beat = rng_.range(0, f.pkt.beats.size() - 1);
+      const unsigned bit = unsigned(rng_.range(0, 511));
+      f.pkt.beats[beat][bit / 64] ^= uint64_t{1} << (bit % 64);
+      ++counts_.corrupted;
+      emit(ev, NetEvent::Action::Corrupt, cycle);
+    }
+    const uint64_t at = cycle + rng_.range(opt_.lat_min, opt_.lat_max);
+    port_[ev.to].q.emplace(std::make_pair(at, order_++), std::move(f));
+  }
+}
+
+}  // namespace sim

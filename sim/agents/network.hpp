@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: Apache-2.0
+// The network model of the full-NI simulator (ICD 15): one instance per network (requests,
+// responses), joining the tx and rx streams of N nodes. A packet is taken whole from a
+// node's tx port (ready low at random: back-pressure), routed by its head's destination node
+// (dst_addr[63:48]; a node that does not exist: dropped), and delivered to that node's rx
+// port after a random latency, so packets, also of one block, overtake each other. Per packet
+// it may drop it, corrupt one random bit of one beat, or deliver it twice, each with a
+// configurable percentage, and a scenario can aim a fault at the next packet that matches.
+// Every choice comes from the network's own random stream: a seed is a run.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ref_model/common/wire.hpp"
+#include "sim/core/component.hpp"
+#include "sim/core/ports.hpp"
+#include "sim/core/rng.hpp"
+
+namespace sim {
+
+struct NetOptions {
+  unsigned lat_min = 1, lat_max = 1;  // tx last beat -> first rx beat, cycles
+  double drop_pct = 0;                // per packet
+  double corrupt_pct = 0;             // per packet: one random bit of one beat
+  double dup_pct = 0;                 // per packet: delivered twice
+  double tx_stall_pct = 0;            // per cycle and node: tx ready low
+};
+
+// What the network did with a packet (the log's "net" event).
+struct NetEvent {
+  enum class Action : uint8_t { Deliver, Drop, Corrupt, Dup };
+  uint64_t cycle = 0;
+  Action action = Action::Deliver;
+  unsigned from = 0, to = 0;
+  unsigned kind = 0, tid = 0, seq = 0;
+};
+const char* to_string(NetEvent::Action a);
+
+// A fault aimed at the next packet that matches (scenario "net" event); unset fields match
+// anything.
+struct NetFault {
+  NetEvent::Action action = NetEvent::Action::Drop;  // Drop, Corrupt or Dup
+  std::optional<unsigned> kind, tid, seq, from;
+};
+
+class Network : public Component {
+ public:
+  // One tx and one rx port per node, node i at index i.
+  Network(std::string name, std::vector<StreamTxPorts> tx, std::vector<StreamRxPorts> rx, Rng& rng,
+          NetOptions opt);
+
+  // A packet's last beat left node `from` (before any fault is applied).
+  std::function<void(unsigned from, const ni::WirePacket&, uint64_t cycle)> on_tx;
+  // A packet's last beat entered node `to`.
+  std::function<void(unsigned to, const ni::WirePacket&, uint64_t cycle)> on_rx;
+  std::function<void(const NetEvent&)> on_net;
+
+  void arm(const NetFault& f) { armed_.push_back(f); }
+  // A raw packet into node `to`'s rx port, delivered at cycle `at` or later (scenario
+  // "packet" events); logged as delivered from node `to` itself.
+  void inject(unsigned to, ni::WirePacket p, uint64_t at);
+
+  void on_reset() override;
+  void drive(uint64_t cycle) override;
+  void sample(uint64_t cycle) override;
+  bool busy() const override;
+
+  const std::string& name() const { return name_; }
+  struct Counts {
+    uint64_t sent = 0;       // packets taken from tx ports
+    uint64_t delivered = 0;  // packets (copies) handed to rx ports
+    uint64_t dropped = 0;    // dropped by a fault
+    uint64_t no_node = 0;    // dropped: destination node does not exist
+    uint64_t corrupted = 0;
+    uint64_t duplicated = 0;
+    uint64_t injected = 0;
+  };
+  const Counts& counts() const { return counts_; }
+  // Per node: packets taken from its tx port / handed to its rx port.
+  uint64_t sent_by(unsigned node) const { return sent_by_[node]; }
+  uint64_t delivered_to(unsigned node) const { return delivered_to_[node]; }
+  std::size_t in_flight() const;
+
+ private:
+  struct Flight {
+    ni::WirePacket pkt;
+    unsigned from = 0;
+    NetEvent head;  // kind/tid/seq/from/to of the packet as sent
+  };
+  struct RxPort {
+    std::map<std::pair<uint64_t, uint64_t>, Flight> q;  // (ready cycle, order) -> packet
+    std::optional<Flight> cur;                          // being delivered
+    std::size_t beat = 0;
+  };
+  void route(unsigned from, ni::WirePacket p, uint64_t cycle);
+  void emit(NetEvent e, NetEvent::Action a, uint64_t cycle);
+  std::optional<NetEvent::Action> armed_fault(const NetEvent& h);
+
+  std::string name_;
+  std::vector<StreamTxPorts> tx_;
+  std::vector<StreamRxPorts> rx_;
+  Rng& rng_;
+  NetOptions opt_;
+  std::vector<ni::WirePacket> asm_;  // per node: beats of the packet leaving tx
+  std::vector<uint8_t> tx_ready_;
+  std::vector<RxPort> port_;
+  std::vector<NetFault> armed_;
+  std::vector<uint64_t> sent_by_, delivered_to_;
+  uint64_t order_ = 0;
+  Counts counts_;
+};
+
+}  // namespace sim

@@ -1,0 +1,521 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "sim/tb/node/system.hpp"
+
+#include <cinttypes>
+#include <cstdio>
+
+#include "ref_model/common/addr_map.hpp"
+#include "ref_model/qos/engine_model.hpp"
+#include "sim/agents/axi_master.hpp"
+#include "sim/agents/cpu.hpp"
+#include "sim/agents/e2e_scoreboard.hpp"
+#include "sim/agents/engine_checker.hpp"
+#include "sim/agents/mem_model.hpp"
+#include "sim/agents/monitors.hpp"
+#include "sim/agents/network.hpp"
+#include "sim/agents/send_checker.hpp"
+#include "sim/core/log_writer.hpp"
+#include "sim/core/rng.hpp"
+#include "sim/core/sim_ctrl.hpp"
+#include "sim/tb/node/ni_node_dut.hpp"
+#include "verilated.h"
+
+namespace sim {
+
+namespace {
+// Counters 16..26 (ICD 8).
+enum NodeCounter : unsigned {
+  kSent = 0,
+  kReceived,
+  kHcrcErr,
+  kPcrcErr,
+  kNoContext,
+  kStale,
+  kMisrouted,
+  kAcksSent,
+  kNacksSent,
+  kNotifications,
+  kReclaimed
+};
+const char* const kCounterNames[ni::NumNodeStats] = {
+    "packets_sent", "packets_received", "hcrc_errors",       "pcrc_errors",
+    "no_context",   "stale_or_dup",     "misrouted",         "acks_sent",
+    "nacks_sent",   "notifications",    "contexts_reclaimed"};
+}  // namespace
+
+struct NodeSystem::Node {
+  unsigned id = 0;
+  std::unique_ptr<NiNodeDut> dut;
+  std::unique_ptr<Rng> cpu_rng, axi_rng, mem_rng;
+  EventBus bus;
+  std::unique_ptr<AxiMaster> axi;
+  std::unique_ptr<Cpu> cpu;
+  std::unique_ptr<MemModel> mem;
+  std::unique_ptr<QosTraceMonitor> trace_mon;
+  std::unique_ptr<AxiSlaveMonitor> axi_mon;
+  std::unique_ptr<RspInMonitor> rsp_mon;
+  std::unique_ptr<BlkMonitor> blk_mon;
+  std::unique_ptr<PktMonitor> pkt_mon;
+  std::unique_ptr<ni::EngineModel> model;
+  std::unique_ptr<EngineChecker> checker;
+  std::unique_ptr<SendUnitChecker> send;
+  std::unique_ptr<LogWriter> log;
+  std::array<uint64_t, ni::NumNodeStats> counters{};
+  std::array<uint64_t, 16> stats{};
+  // What the networks saw of this node.
+  uint64_t acks_tx = 0, nacks_tx = 0, bad_hcrc_rx = 0;
+};
+
+struct NodeSystem::Impl {
+  Options opt;
+  std::unique_ptr<VerilatedContext> ctx;
+  std::unique_ptr<SimCtrl> ctrl;
+  std::vector<std::unique_ptr<Node>> nodes;
+  std::unique_ptr<Rng> req_rng, rsp_rng;
+  std::unique_ptr<Network> req, rsp;
+  std::unique_ptr<E2eScoreboard> e2e;
+  std::unique_ptr<LogWriter> log;  // owns the file; the nodes' writers share it
+  std::vector<Checker*> checkers;
+  bool faulty = false;  // faults injected: ERROR endings and stray writes allowed
+  double start_wall = 0, last_progress = 0;
+
+  explicit Impl(Options o);
+  void build_node(unsigned i);
+  uint64_t transfers_of(unsigned i) const;
+  bool any_failed() const;
+  bool done() const;
+  bool run_until(const std::function<bool()>& until, uint64_t max_cycles);
+  void progress();
+  void read_back();
+  std::vector<std::string> balance() const;
+  void conclude(RunResult& r, bool ok, const std::string& timeout_msg);
+};
+
+NodeSystem::Impl::Impl(Options o) : opt(std::move(o)) {
+  const SimConfig& cfg = opt.cfg;
+  ctx = std::make_unique<VerilatedContext>();
+  const std::string seed_arg = "+verilator+seed+" + std::to_string((cfg.seed % 0x7FFFFFFF) + 1);
+  const char* argv[] = {"ni_sim", seed_arg.c_str()};
+  ctx->commandArgs(2, argv);
+  ctx->fatalOnError(false);
+  ctrl = std::make_unique<SimCtrl>(*ctx);
+  faulty = cfg.network.drop_pct > 0 || cfg.network.corrupt_pct > 0 || cfg.network.dup_pct > 0;
+  if (!opt.log_path.empty()) log = std::make_unique<LogWriter>(opt.log_path);
+  for (unsigned i = 0; i < cfg.nodes; ++i) build_node(i);
+
+  std::vector<StreamTxPorts> req_tx, rsp_tx;
+  std::vector<StreamRxPorts> req_rx, rsp_rx;
+  for (const auto& n : nodes) {
+    req_tx.push_back(n->dut->ports().req_tx);
+    req_rx.push_back(n->dut->ports().req_rx);
+    rsp_tx.push_back(n->dut->ports().rsp_tx);
+    rsp_rx.push_back(n->dut->ports().rsp_rx);
+  }
+  auto stream = [&](uint64_t k) {
+    return std::make_unique<Rng>(cfg.seed * 0x9E3779B97F4A7C15ull + k * 0xC2B2AE3D27D4EB4Full);
+  };
+  req_rng = stream(5);
+  rsp_rng = stream(6);
+  req = std::make_unique<Network>("req", req_tx, req_rx, *req_rng, cfg.network);
+  rsp = std::make_unique<Network>("rsp", rsp_tx, rsp_rx, *rsp_rng, cfg.network);
+
+  std::vector<ni::MemImage*> images;
+  for (auto& n : nodes) images.push_back(&n->mem->image());
+  e2e = std::make_unique<E2eScoreboard>(images);
+  e2e->allow_errors(faulty);
+  e2e->allow_stray_writes(faulty);
+
+  for (auto& np : nodes) {
+    Node& n = *np;
+    n.bus.add(e2e->node_listener(n.id));
+    n.cpu->on_live([this, &n](const ni::Descriptor& d, uint64_t c) { e2e->on_live(n.id, d, c); });
+    n.cpu->on_finish([this, &n](const ni::Descriptor& d, bool err, uint64_t c) {
+      e2e->on_finish(n.id, d, err, c);
+    });
+  }
+  req->on_tx = [this](unsigned from, const ni::WirePacket& p, uint64_t c) {
+    Node& n = *nodes[from];
+    if (n.log) n.log->tx(c, "req", p);
+    n.send->on_tx(p, c);
+  };
+  rsp->on_tx = [this](unsigned from, const ni::WirePacket& p, uint64_t c) {
+    Node& n = *nodes[from];
+    if (n.log) n.log->tx(c, "rsp", p);
+    const unsigned k = p.head().kind;
+    if (k == unsigned(ni::WireKind::Ack)) ++n.acks_tx;
+    if (k == unsigned(ni::WireKind::Nack)) ++n.nacks_tx;
+  };
+  auto on_rx = [this](unsigned to, const ni::WirePacket& p, uint64_t) {
+    if (!p.hcrc_ok()) ++nodes[to]->bad_hcrc_rx;
+  };
+  req->on_rx = on_rx;
+  rsp->on_rx = on_rx;
+  if (log) {
+    req->on_net = [this](const NetEvent& e) { log->net(e); };
+    rsp->on_net = [this](const NetEvent& e) { log->net(e); };
+    e2e->on_notify = [this](uint64_t c, unsigned node, uint64_t a, uint64_t tag, unsigned src) {
+      nodes[node]->log->notify(c, a, tag, src);
+    };
+  }
+
+  // Per cycle: stimulus of every node, the networks, then every node's monitors and bus.
+  for (auto& n : nodes) {
+    ctrl->add(*n->cpu);
+    ctrl->add(*n->axi);
+    ctrl->add(*n->mem);
+  }
+  ctrl->add(*req);
+  ctrl->add(*rsp);
+  for (auto& n : nodes) {
+    ctrl->add(*n->trace_mon);
+    ctrl->add(*n->axi_mon);
+    ctrl->add(*n->rsp_mon);
+    ctrl->add(*n->blk_mon);
+    ctrl->add(*n->pkt_mon);
+    ctrl->add(n->bus);
+  }
+  for (auto& n : nodes) {
+    checkers.push_back(n->checker.get());
+    checkers.push_back(n->send.get());
+    checkers.push_back(n->mem.get());
+  }
+  checkers.push_back(e2e.get());
+  if (!opt.trace_path.empty()) ctrl->open_trace(opt.trace_path, opt.trace_from);
+}
+
+uint64_t NodeSystem::Impl::transfers_of(unsigned i) const {
+  const uint64_t t = opt.cfg.traffic.transfers, n = opt.cfg.nodes;
+  return t / n + (i < t % n ? 1 : 0);
+}
+
+void NodeSystem::Impl::build_node(unsigned i) {
+  const SimConfig& cfg = opt.cfg;
+  auto np = std::make_unique<Node>();
+  Node& n = *np;
+  n.id = i;
+  n.dut = std::make_unique<NiNodeDut>(*ctx, "node" + std::to_string(i));
+  const NiNodePorts& io = n.dut->ports();
+  *io.node_id = uint16_t(i);
+  auto stream = [&](uint64_t k) {
+    return std::make_unique<Rng>(cfg.seed * 0x9E3779B97F4A7C15ull +
+                                 (16 * (i + 1) + k) * 0xC2B2AE3D27D4EB4Full);
+  };
+  n.cpu_rng = stream(0);
+  n.axi_rng = stream(1);
+  n.mem_rng = stream(2);
+  ctrl->add_dut(*n.dut);
+  n.axi = std::make_unique<AxiMaster>(io.axi, *n.axi_rng, cfg.axi);
+  TrafficConfig tc = cfg.traffic;
+  tc.transfers = transfers_of(i);
+  tc.nodes = cfg.nodes;
+  tc.self_node = i;
+  ni::Config mc;  // the parameters ni_node is built with (its defaults)
+  mc.node_regs = true;
+  mc.node_id = uint16_t(i);
+  n.cpu = std::make_unique<Cpu>(*n.axi, *n.cpu_rng, tc, mc.acc_sets);
+  n.mem = std::make_unique<MemModel>(io.mem, *n.mem_rng, cfg.memory, uint16_t(i), n.bus);
+  n.trace_mon = std::make_unique<QosTraceMonitor>(
+      QosTraceMonitor::Ports{io.trace, io.blk, io.pkt, io.rsp, io.init_done}, n.bus);
+  n.axi_mon = std::make_unique<AxiSlaveMonitor>(io.axi, n.bus);
+  n.rsp_mon = std::make_unique<RspInMonitor>(io.rsp, n.bus);
+  n.blk_mon = std::make_unique<BlkMonitor>(io.blk, n.bus);
+  n.pkt_mon = std::make_unique<PktMonitor>(io.pkt, n.bus);
+  n.model = std::make_unique<ni::EngineModel>(mc, 16);
+  n.checker = std::make_unique<EngineChecker>(*n.model, "node" + std::to_string(i) + " engine");
+  n.send = std::make_unique<SendUnitChecker>(uint16_t(i), n.mem->image());
+  n.bus.add(*n.checker);
+  n.bus.add(*n.send);
+  if (log) {
+    n.log = std::make_unique<LogWriter>(*log, i);
+    n.bus.add(*n.log);
+  }
+  nodes.push_back(std::move(np));
+}
+
+bool NodeSystem::Impl::any_failed() const {
+  for (const Checker* c : checkers) {
+    if (c->failed()) return true;
+  }
+  return ctx->gotError();
+}
+
+bool NodeSystem::Impl::done() const {
+  for (const auto& n : nodes) {
+    if (!n->cpu->done() || n->axi->busy() || !n->model->quiescent() || n->mem->busy() ||
+        !n->send->quiescent()) {
+      return false;
+    }
+  }
+  if (req->busy() || rsp->busy()) return false;
+  if (!faulty) {
+    // Every block acknowledged means every receive context freed.
+    for (const auto& n : nodes) {
+      if (*n->dut->ports().rx_busy) return false;
+    }
+  }
+  return true;
+}
+
+void NodeSystem::Impl::progress() {
+  const double t = now_seconds();
+  if (t - last_progress < 0.5) return;
+  last_progress = t;
+  uint64_t fin = 0;
+  for (const auto& n : nodes) fin += n->cpu->seen_done() + n->cpu->seen_error();
+  const double khz = double(ctrl->cycle()) / (t - start_wall) / 1000.0;
+  std::fprintf(stderr,
+               "\r[ni_sim] %u nodes: transfers %" PRIu64 "/%" PRIu64 " done, cycle %" PRIu64
+               ", %.1f kHz   ",
+               unsigned(nodes.size()), fin, opt.cfg.traffic.transfers, ctrl->cycle(), khz);
+  std::fflush(stderr);
+}
+
+bool NodeSystem::Impl::run_until(const std::function<bool()>& until, uint64_t max_cycles) {
+  const uint64_t end = ctrl->cycle() + max_cycles;
+  while (!until()) {
+    if (any_failed() || ctrl->cycle() >= end || SimCtrl::interrupted()) return false;
+    ctrl->step();
+    if (opt.progress && (ctrl->cycle() & 0x3FFF) == 0) progress();
+  }
+  return !any_failed();
+}
+
+void NodeSystem::Impl::read_back() {
+  // Every statistics counter of every node over its CPU port: 0-15 the engine model checks,
+  // 16-26 are balanced across the nodes and networks below.
+  for (auto& np : nodes) {
+    Node* n = np.get();
+    for (unsigned i = 0; i < ni::NodeStatBase + ni::NumNodeStats; ++i) {
+      AxiRead rd;
+      rd.addr = ni::stat_addr(i);
+      n->axi->read(rd, [n, i](const AxiRead& r) {
+        const uint64_t v = r.data.empty() ? 0 : r.data[0];
+        if (i < 16) n->stats[i] = v;
+        if (i >= ni::NodeStatBase) n->counters[i - ni::NodeStatBase] = v;
+      });
+    }
+  }
+  run_until(
+      [this] {
+        for (const auto& n : nodes) {
+          if (n->axi->busy() || !n->model->quiescent()) return false;
+        }
+        return true;
+      },
+      20000);
+}
+
+// Counters 16-26 against what the networks and memories saw (ICD 15 "counters consistent
+// across nodes").
+std::vector<std::string> NodeSystem::Impl::balance() const {
+  std::vector<std::string> p;
+  auto expect = [&](const Node& n, unsigned c, uint64_t want, const std::string& why) {
+    if (n.counters[c] != want) {
+      p.push_back("node" + std::to_string(n.id) + " counter " +
+                  std::to_string(ni::NodeStatBase + c) + " (" + kCounterNames[c] +
+                  ") = " + std::to_string(n.counters[c]) + ", expected " + std::to_string(want) +
+                  " (" + why + ")");
+    }
+  };
+  for (const auto& np : nodes) {
+    const Node& n = *np;
+    expect(n, kSent, req->sent_by(n.id) + rsp->sent_by(n.id), "packets it put on both networks");
+    expect(n, kReceived, req->delivered_to(n.id) + rsp->delivered_to(n.id),
+           "packets both networks delivered to it");
+    expect(n, kHcrcErr, n.bad_hcrc_rx, "delivered packets with a bad hcrc");
+    expect(n, kAcksSent, n.acks_tx, "ACKs on the response network");
+    expect(n, kNacksSent, n.nacks_tx, "NACKs on the response network");
+    if (!faulty) {
+      expect(n, kPcrcErr, 0, "fault-free network");
+      expect(n, kMisrouted, 0, "fault-free network");
+      expect(n, kNoContext, 0, "nothing to retransmit a dropped packet");
+      expect(n, kStale, 0, "fault-free network");
+      expect(n, kNotifications, e2e->node_stats(n.id).notifications,
+             "notification records written into its memory");
+    }
+  }
+  return p;
+}
+
+void NodeSystem::Impl::conclude(RunResult& r, bool ok, const std::string& timeout_msg) {
+  r.cycles = ctrl->cycle();
+  r.wall_seconds = now_seconds() - start_wall;
+  const bool assertion = ctx->gotError();
+  const Checker* first = nullptr;
+  for (const Checker* c : checkers) {
+    if (c->failed() && (first == nullptr || c->first_error().cycle < first->first_error().cycle))
+      first = c;
+  }
+  if (!ok && first == nullptr && !assertion) {
+    r.interrupted = SimCtrl::interrupted();
+    r.timeout = !r.interrupted;
+    r.failure = r.interrupted ? "interrupted" : timeout_msg;
+    r.fail_cycle = ctrl->cycle();
+    for (Checker* c : checkers) {
+      for (const std::string& s : c->final_check(ctrl->cycle())) {
+        if (r.detail.size() < 4000) r.detail += "  " + c->name() + ": " + s + "\n";
+      }
+    }
+    return;
+  }
+  if (assertion && first == nullptr) {
+    r.failure = "an RTL assertion failed (see the $error message above)";
+    r.fail_cycle = ctrl->cycle();
+    return;
+  }
+  if (first != nullptr) {
+    r.failure = first->name() + ": " + first->first_error().what;
+    r.detail = first->first_error().detail;
+    r.fail_cycle = first->first_error().cycle;
+    return;
+  }
+  std::vector<std::string> problems;
+  for (Checker* c : checkers) {
+    for (const std::string& s : c->final_check(ctrl->cycle()))
+      problems.push_back(c->name() + ": " + s);
+  }
+  for (const auto& n : nodes) {
+    if (!faulty && *n->dut->ports().rx_busy) {
+      problems.push_back("node" + std::to_string(n->id) +
+                         ": the receive unit still holds a context or a packet at the end");
+    }
+  }
+  for (const std::string& s : balance()) problems.push_back(s);
+  if (!problems.empty()) {
+    r.failure = problems.front();
+    for (std::size_t i = 1; i < problems.size() && i < 10; ++i)
+      r.detail += "  " + problems[i] + "\n";
+    r.fail_cycle = ctrl->cycle();
+    return;
+  }
+  r.passed = true;
+}
+
+NodeSystem::NodeSystem(Options opt) : impl_(std::make_unique<Impl>(std::move(opt))) {}
+
+NodeSystem::~NodeSystem() {
+  impl_->ctrl->close_trace();
+  for (auto& n : impl_->nodes) n->dut->final();
+}
+
+VerilatedContext& NodeSystem::context() { return *impl_->ctx; }
+
+RunResult NodeSystem::run() {
+  Impl& s = *impl_;
+  RunResult r;
+  s.ctrl->reset(4);
+  // The configuration's control registers, before any descriptor (ICD 15 "retx").
+  const RetxConfig& rc = s.opt.cfg.retx;
+  for (auto& n : s.nodes) {
+    auto reg = [&](unsigned word, uint64_t v) {
+      AxiWrite w;
+      w.addr = ni::ctrl_addr(word);
+      w.size = 3;
+      w.beats.push_back(AxiBeat{v, 0, 0x00FF, true});
+      n->axi->write(std::move(w));
+    };
+    if (rc.timeout) reg(0, *rc.timeout);
+    if (rc.max_retries) reg(1, *rc.max_retries);
+    if (rc.rx_idle) reg(2, *rc.rx_idle);
+  }
+  s.ctrl->run_until(
+      [&s] {
+        for (const auto& n : s.nodes) {
+          if (!*n->dut->ports().init_done) return false;
+        }
+        return true;
+      },
+      10000);
+  s.start_wall = now_seconds();
+  s.last_progress = s.start_wall;
+  uint64_t budget = 50000 + s.opt.cfg.traffic.transfers * 4000;
+  if (s.opt.cfg.max_cycles != 0) {
+    budget = s.opt.cfg.max_cycles > s.ctrl->cycle() ? s.opt.cfg.max_cycles - s.ctrl->cycle() : 0;
+  }
+  const bool ok = s.run_until([&s] { return s.done(); }, budget);
+  if (s.opt.progress) std::fprintf(stderr, "\n");
+  if (ok) s.read_back();
+  uint64_t live = 0, fin = 0;
+  for (const auto& n : s.nodes) {
+    live += n->cpu->transfers_live();
+    fin += n->cpu->seen_done() + n->cpu->seen_error();
+  }
+  s.conclude(r, ok,
+             "timeout: not finished after " + std::to_string(budget) + " cycles (" +
+                 std::to_string(live) + " transfers live, " + std::to_string(fin) +
+                 " seen finished, " + std::to_string(s.req->in_flight() + s.rsp->in_flight()) +
+                 " packets in the networks)");
+  return r;
+}
+
+nlohmann::json NodeSystem::report(const RunResult& r) const {
+  const Impl& s = *impl_;
+  nlohmann::json j;
+  uint64_t done = 0, err = 0, live = 0, blocks = 0, pkts = 0, bytes = 0;
+  nlohmann::json per = nlohmann::json::array();
+  for (const auto& np : s.nodes) {
+    const Node& n = *np;
+    const ni::EngineModel& m = *n.model;
+    const E2eScoreboard::NodeStats& es = s.e2e->node_stats(n.id);
+    done += m.transfers_done();
+    err += m.transfers_error();
+    live += m.transfers_live();
+    blocks += m.stats().get(ni::Stat::BlocksIssued);
+    pkts += s.req->sent_by(n.id);
+    bytes += es.bytes_delivered;
+    nlohmann::json c;
+    for (unsigned i = 0; i < ni::NumNodeStats; ++i) c[kCounterNames[i]] = n.counters[i];
+    per.push_back({{"node", n.id},
+                   {"transfers", m.transfers_live()},
+                   {"completed", m.transfers_done()},
+                   {"errors", m.transfers_error()},
+                   {"bytes_delivered", es.bytes_delivered},
+                   {"goodput_bytes_per_cycle",
+                    r.cycles ? double(es.bytes_delivered) / double(r.cycles) : 0.0},
+                   {"packets_sent", {{"req", s.req->sent_by(n.id)}, {"rsp", s.rsp->sent_by(n.id)}}},
+                   {"packets_received",
+                    {{"req", s.req->delivered_to(n.id)}, {"rsp", s.rsp->delivered_to(n.id)}}},
+                   {"blocks", m.stats().get(ni::Stat::BlocksIssued)},
+                   {"retransmissions", n.stats[8]},
+                   {"timeouts", n.stats[13]},
+                   {"drops",
+                    {{"hcrc", n.counters[kHcrcErr]},
+                     {"pcrc", n.counters[kPcrcErr]},
+                     {"no_context", n.counters[kNoContext]},
+                     {"stale_or_dup", n.counters[kStale]},
+                     {"misrouted", n.counters[kMisrouted]}}},
+                   {"notifications", n.counters[kNotifications]},
+                   {"stray_writes", es.stray_writes},
+                   {"memory", {{"reads", n.mem->reads()}, {"writes", n.mem->writes()}}},
+                   {"counters", c}});
+  }
+  auto net = [](const Network& w) {
+    const Network::Counts& c = w.counts();
+    return nlohmann::json{{"sent", c.sent},           {"delivered", c.delivered},
+                          {"dropped", c.dropped},     {"dropped_no_node", c.no_node},
+                          {"corrupted", c.corrupted}, {"duplicated", c.duplicated},
+                          {"injected", c.injected}};
+  };
+  j["seed"] = s.opt.cfg.seed;
+  j["nodes"] = s.nodes.size();
+  j["transfers"] = live;
+  j["completed"] = done;
+  j["errors"] = err;
+  j["mismatches"] = r.passed ? 0 : 1;
+  j["data_mismatches"] = s.e2e->data_mismatches();
+  j["passed"] = r.passed;
+  j["failure"] = r.failure;
+  j["cycles"] = r.cycles;
+  j["wall_seconds"] = r.wall_seconds;
+  j["cycles_per_second"] = r.wall_seconds > 0 ? double(r.cycles) / r.wall_seconds : 0.0;
+  j["blocks"] = blocks;
+  j["packets"] = pkts;
+  j["bytes_delivered"] = bytes;
+  j["goodput_bytes_per_cycle"] = r.cycles ? double(bytes) / double(r.cycles) : 0.0;
+  j["faults_injected"] = {{"req", net(*s.req)}, {"rsp", net(*s.rsp)}};
+  j["per_node"] = per;
+  j["config"] = s.opt.cfg.to_json();
+  return j;
+}
+
+}  // namespace sim
