@@ -5,7 +5,9 @@
 // memory model (sim/agents/mem_model) serves reads and writes. Checked: every transfer ends
 // DONE, the destination bytes equal the source bytes (the memory pattern of ICD 15), the
 // notification record is in memory, every req_tx packet is as the send-unit model predicts,
-// and the statistics counters 16-26 read over AXI count what happened.
+// and the statistics counters 16-26 read over AXI count what happened. The receive unit's
+// golden model (ref_model/recv, RecvChecker) watches req_rx, rsp_rx, the memory writes, rsp_tx
+// and the engine's rsp port in every case and must report nothing.
 #include <algorithm>
 #include <array>
 #include <catch2/catch.hpp>
@@ -20,6 +22,7 @@
 #include "ref_model/common/bits.hpp"
 #include "ref_model/common/descriptor.hpp"
 #include "ref_model/common/wire.hpp"
+#include "ref_model/recv/recv_model.hpp"
 #include "ref_model/send/send_model.hpp"
 #include "sim/agents/axi_master.hpp"
 #include "sim/agents/mem_model.hpp"
@@ -72,9 +75,11 @@ class Link {
   }
   std::vector<WirePacket> sent;  // every packet that left tx
   std::function<void(const WirePacket&)> on_tx;
+  std::function<void(const WirePacket&)> on_rx;  // a packet's last beat accepted by rx
+  bool hold_tx = false;                          // tx ready held low (back-pressure)
 
   void drive() {
-    *txr_ = 1;
+    *txr_ = !hold_tx;
     *rxv_ = !q_.empty();
     if (!q_.empty()) {
       put512(*rxd_, q_.front().beats[beat_]);
@@ -84,6 +89,7 @@ class Link {
   void sample() {
     if (*rxv_ && *rxr_) {
       if (++beat_ == q_.front().beats.size()) {
+        if (on_rx) on_rx(q_.front());
         q_.pop_front();
         beat_ = 0;
       }
@@ -143,6 +149,7 @@ class Node : public sim::Component {
         rsp_(&m_.rsp_tx_valid_o, &m_.rsp_tx_ready_i, &m_.rsp_tx_data_o, nullptr, &m_.rsp_rx_valid_i,
              &m_.rsp_rx_ready_o, &m_.rsp_rx_data_i, nullptr),
         chk_(kNode, mem_.image()),
+        rchk_(kNode),
         ctrl_(ctx_) {
     ctrl_.add_dut(dut_);
     ctrl_.add(axi_);
@@ -152,6 +159,8 @@ class Node : public sim::Component {
     req_.on_tx = [&](const WirePacket& p) {
       for (auto& e : chk_.on_tx(p)) errors_.push_back("req_tx: " + e);
     };
+    req_.on_rx = [&](const WirePacket& p) { recv_errors(rchk_.on_req_rx(p, ctrl_.cycle())); };
+    rsp_.on_rx = [&](const WirePacket& p) { recv_errors(rchk_.on_rsp_rx(p, ctrl_.cycle())); };
     ctrl_.reset();
     REQUIRE(ctrl_.run_until([&] { return m_.init_done_o != 0; }, 5000));
   }
@@ -159,6 +168,7 @@ class Node : public sim::Component {
   Link& req() { return req_; }
   Link& rsp() { return rsp_; }
   sim::MemModel& mem() { return mem_; }
+  ni::RecvChecker& recv() { return rchk_; }
   const std::vector<std::string>& errors() const { return errors_; }
 
   void on_reset() override {
@@ -171,7 +181,7 @@ class Node : public sim::Component {
     req_.drive();
     rsp_.drive();
   }
-  void sample(uint64_t) override {
+  void sample(uint64_t cycle) override {
     if (m_.trace_blk_valid_o && m_.trace_blk_ready_o) {
       ni::Bits256 d{};
       for (unsigned i = 0; i < 8; ++i)
@@ -180,8 +190,13 @@ class Node : public sim::Component {
     }
     if (m_.trace_pkt_valid_o && m_.trace_pkt_ready_o)
       chk_.on_engine_packet(ni::Packet::unpack(get512(m_.trace_pkt_data_o)));
+    watch_recv(cycle);
     req_.sample();
     rsp_.sample();
+    if (m_.trace_rsp_valid_o && m_.trace_rsp_ready_o) {
+      const uint32_t r = m_.trace_rsp_o;  // rsp_t: nack [0], tid [10:1], seq [24:11]
+      recv_errors(rchk_.on_engine_rsp(uint16_t((r >> 1) & 0x3FF), uint16_t(r >> 11), r & 1));
+    }
   }
   bool busy() const override { return req_.busy() || rsp_.busy(); }
 
@@ -235,6 +250,22 @@ class Node : public sim::Component {
     ctrl_.run_until([&] { return !busy() && !mem_.busy() && !m_.trace_rx_busy_o; }, n);
   }
   uint64_t stat(unsigned i) { return read_word(ni::stat_addr(i)); }
+  void set_rx_idle(uint64_t cycles) {
+    REQUIRE(write_words(ni::ctrl_addr(2), {cycles}) == 0);
+    rchk_.set_rx_idle(cycles);
+  }
+  // The receive checker's end: everything it expected was seen, counters 17-26 agree.
+  void finish_recv() {
+    recv_errors(rchk_.finish(cycle()));
+    check_recv_counters();
+  }
+  // Counters 17-26 against the receive checker; they also tell it which way an invisible
+  // decision went (a drop for want of a context, a reclaim).
+  void check_recv_counters() {
+    std::array<uint64_t, 11> v{};
+    for (unsigned i = 17; i <= 26; ++i) v[i - 16] = stat(i);
+    recv_errors(rchk_.compare_counters(cycle(), v));
+  }
   bool rx_busy() const { return m_.trace_rx_busy_o; }
   uint64_t cycle() const { return ctrl_.cycle(); }
   void run(uint64_t n) {
@@ -251,8 +282,64 @@ class Node : public sim::Component {
   sim::MemModel mem_;
   Link req_, rsp_;
   ni::SendChecker chk_;
+  ni::RecvChecker rchk_;
   sim::SimCtrl ctrl_;
   std::vector<std::string> errors_;
+  // receive-side port monitor state
+  bool rsp_offered_ = false, aw_offered_ = false;
+  uint64_t aw_first_ = 0;
+  std::deque<ni::RxBurst> aws_;  // AW handshakes awaiting their W beats
+  std::deque<ni::RxBurst> ws_;   // complete W bursts awaiting their AW
+  ni::RxBurst w_cur_;
+
+  void recv_errors(const std::vector<std::string>& v) {
+    for (const auto& e : v) errors_.push_back("recv: " + e);
+  }
+  // What the receive unit decided this cycle, in the order its decisions happen: a response
+  // offered on rsp_tx (at its first valid cycle), write bursts complete, B responses; then
+  // (in sample) packets accepted on req_rx/rsp_rx and the engine's rsp port.
+  void watch_recv(uint64_t cycle) {
+    if (m_.rsp_tx_valid_o && !rsp_offered_) {
+      rsp_offered_ = true;
+      recv_errors(rchk_.on_rsp_tx(WirePacket{{get512(m_.rsp_tx_data_o)}}, cycle));
+    }
+    if (m_.rsp_tx_valid_o && m_.rsp_tx_ready_i) rsp_offered_ = false;
+    if (m_.m_axi_awvalid_o && !aw_offered_) {
+      aw_offered_ = true;
+      aw_first_ = cycle;
+    }
+    if (m_.m_axi_awvalid_o && m_.m_axi_awready_i) {
+      aw_offered_ = false;
+      ni::RxBurst b;
+      b.aw_cycle = aw_first_;
+      b.done_cycle = cycle;
+      b.addr = m_.m_axi_awaddr_o;
+      b.len = m_.m_axi_awlen_o;
+      b.size = m_.m_axi_awsize_o;
+      b.burst = m_.m_axi_awburst_o;
+      aws_.push_back(b);
+    }
+    if (m_.m_axi_wvalid_o && m_.m_axi_wready_i) {
+      w_cur_.data.push_back(get512(m_.m_axi_wdata_o));
+      w_cur_.strb.push_back(m_.m_axi_wstrb_o);
+      w_cur_.done_cycle = cycle;
+      if (m_.m_axi_wlast_o) {
+        ws_.push_back(std::move(w_cur_));
+        w_cur_ = ni::RxBurst{};
+      }
+    }
+    while (!aws_.empty() && !ws_.empty()) {
+      ni::RxBurst b = aws_.front();
+      b.data = std::move(ws_.front().data);
+      b.strb = std::move(ws_.front().strb);
+      b.done_cycle = std::max(b.done_cycle, ws_.front().done_cycle);
+      b.wlast_ok = b.data.size() == b.len + 1;
+      aws_.pop_front();
+      ws_.pop_front();
+      recv_errors(rchk_.on_burst(b));
+    }
+    if (m_.m_axi_bvalid_i && m_.m_axi_bready_o) recv_errors(rchk_.on_b(cycle));
+  }
 };
 
 ni::Descriptor mem_xfer(unsigned ch, uint64_t src, uint64_t dst_off, uint32_t size,
@@ -286,6 +373,8 @@ void expect_copied(Node& n, const ni::Descriptor& d) {
 }
 
 void expect_clean(Node& n) {
+  n.finish_recv();
+  CHECK(n.recv().responses_sent() > 0);  // the receive checker saw the node answer
   for (const auto& e : n.errors()) FAIL_CHECK(e);
   for (const auto& e : n.mem().errors()) FAIL_CHECK(e.what);
   CHECK(n.errors().empty());
@@ -503,7 +592,7 @@ TEST_CASE("receive unit: contexts exhausted drop without NACK; idle contexts rec
           "[top][recv]") {
   Node n;
   ni::MemImage peer(kPeer);
-  REQUIRE(n.write_words(ni::ctrl_addr(2), {5000}) == 0);  // RxIdle
+  n.set_rx_idle(5000);  // RxIdle
   CHECK(n.read_word(ni::ctrl_addr(2)) == 5000);
   CHECK(n.read_word(ni::ctrl_addr(3)) == kNode);
   CHECK(n.write_words(ni::ctrl_addr(3), {7}) == 2);  // read-only: SLVERR
@@ -516,6 +605,7 @@ TEST_CASE("receive unit: contexts exhausted drop without NACK; idle contexts rec
   n.req().inject(ni::block_packets(b65, 64, kPeer, peer)[0]);  // no context left
   n.run(3000);
   CHECK(n.stat(20) == 1);
+  n.check_recv_counters();
   CHECK(responses(n).empty());  // no NACK for a missing context
   CHECK(n.mem().image().untouched(b65.dst_addr, 100));
   // after RxIdle cycles without packets every context is reclaimed
@@ -553,5 +643,105 @@ TEST_CASE("receive unit: write latency 128 and back-pressure on every memory cha
     expect_copied(n, d);
   }
   n.settle(20000);
+  expect_clean(n);
+}
+
+TEST_CASE("receive checker: a wrong observation is reported", "[top][recv]") {
+  Node n;
+  ni::MemImage peer(kPeer);
+  const auto b = peer_block(0x2000, 0x40010, 300, 21);
+  n.req().inject(ni::block_packets(b, 7, kPeer, peer)[0]);
+  n.settle(5000);
+  REQUIRE(responses(n).size() == 1);
+  expect_clean(n);
+  auto& c = n.recv();
+  // the same ACK again, a NACK nobody earned, a write nobody asked for, a B without a write
+  CHECK_FALSE(
+      c.on_rsp_tx(ni::make_response(ni::WireKind::Ack, 7, 21, kPeer, kNode), n.cycle()).empty());
+  CHECK_FALSE(
+      c.on_rsp_tx(ni::make_response(ni::WireKind::Nack, 7, 21, kPeer, kNode), n.cycle()).empty());
+  ni::RxBurst w;
+  w.aw_cycle = n.cycle();
+  w.done_cycle = n.cycle() + 1;
+  w.addr = (kDstBase | 0x40000) & ((uint64_t{1} << 48) - 1);
+  w.data = {Bits512{}};
+  w.strb = {~uint64_t{0}};
+  CHECK_FALSE(c.on_burst(w).empty());
+  CHECK_FALSE(c.on_b(n.cycle()).empty());
+  // a packet whose write and ACK never come
+  c.on_req_rx(ni::block_packets(peer_block(0x3000, 0x50000, 64, 22), 8, kPeer, peer)[0], n.cycle());
+  CHECK_FALSE(c.finish(n.cycle() + 100).empty());
+  // counters that disagree
+  std::array<uint64_t, 11> v{};
+  CHECK_FALSE(c.compare_counters(n.cycle(), v).empty());
+}
+
+TEST_CASE("receive unit: rsp_tx held off while packets keep arriving, nothing lost",
+          "[top][recv]") {
+  Node n;
+  ni::MemImage peer(kPeer);
+  std::vector<ni::BlockDesc> bs;
+  n.rsp().hold_tx = true;
+  for (uint16_t t = 0; t < 24; ++t) {
+    bs.push_back(peer_block(0x10000 + 0x400 * t, 0x60000 + 0x1000 * t + 3 * t, 256, 300 + t));
+    n.req().inject(ni::block_packets(bs.back(), uint16_t(100 + t), kPeer, peer)[0]);
+  }
+  n.run(4000);
+  CHECK(n.rsp().sent.empty());  // the first ACK waits on rsp_tx
+  CHECK(n.req().busy());        // req_rx stalls: buffers full behind the blocked response
+  n.rsp().hold_tx = false;
+  n.settle(20000);
+  const auto r = responses(n);
+  REQUIRE(r.size() == 24);
+  std::vector<std::array<unsigned, 3>> want;
+  for (unsigned t = 0; t < 24; ++t) want.push_back({3, 100 + t, 300 + t});
+  auto got = r;
+  std::sort(got.begin(), got.end());
+  CHECK(got == want);
+  for (const auto& b : bs) expect_block_data(n, b, peer);
+  CHECK(n.stat(23) == 24);
+  expect_clean(n);
+}
+
+TEST_CASE("receive unit: write latency 1, interleaved blocks, control and inline packets",
+          "[top][recv]") {
+  sim::MemOptions mo;
+  mo.wr_lat_min = 1;
+  mo.wr_lat_max = 1;
+  Node n(mo);
+  ni::MemImage peer(kPeer);
+  const auto b1 = peer_block(0x1111, 0x70000 + 0x3C5, 2500, 50, true);
+  const auto b2 = peer_block(0x2222, 0x80000 + 0x7F, 1500, 51);
+  const auto p1 = ni::block_packets(b1, 40, kPeer, peer);
+  const auto p2 = ni::block_packets(b2, 41, kPeer, peer);
+  REQUIRE(p1.size() == 4);  // 0x703C5..0x70D88: windows 0x70000..0x70C00
+  REQUIRE(p2.size() == 2);
+  const uint64_t naddr = kDstBase | 0x5100003A;  // straddles two lines
+  n.req().inject(p1[2]);
+  n.req().inject(p2[1]);
+  n.req().inject(peer_ctrl(40, 50, naddr, 0x0123456789ABCDEFull, 2500));
+  n.req().inject(p1[0]);
+  ni::Packet in;
+  in.hdr.kind = ni::PktKindInline;
+  in.hdr.tid = 42;
+  in.hdr.seq = 52;
+  in.hdr.len = 30;
+  in.hdr.dst_addr = (uint64_t{kNode} << 48) | kDstBase | 0x90021;
+  for (unsigned i = 0; i < 30; ++i) in.payload[i] = uint8_t(0x30 + i);
+  in.seal();
+  n.req().inject(ni::head_packet(in, kPeer));
+  n.req().inject(p2[0]);
+  n.req().inject(p1[3]);
+  n.req().inject(p1[1]);
+  n.settle(20000);
+  expect_block_data(n, b1, peer);
+  expect_block_data(n, b2, peer);
+  CHECK(n.mem().image().read(in.hdr.dst_addr, 30) ==
+        std::vector<uint8_t>(in.payload.begin(), in.payload.begin() + 30));
+  const auto rec = ni::notification_record(0x0123456789ABCDEFull, 2500, kPeer);
+  CHECK(n.mem().image().read(naddr, 16) == std::vector<uint8_t>(rec.begin(), rec.end()));
+  auto r = responses(n);
+  std::sort(r.begin(), r.end());
+  CHECK(r == std::vector<std::array<unsigned, 3>>{{3, 40, 50}, {3, 41, 51}, {3, 42, 52}});
   expect_clean(n);
 }
