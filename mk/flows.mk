@@ -1,19 +1,29 @@
 # SPDX-License-Identifier: Apache-2.0
 # Flows beyond build-and-test: regressions, benchmarks, waves, synthesis, coverage, mutants.
 
-.PHONY: regress regress-seeds mutants bench wave synth coverage
+.PHONY: regress regress-qos regress-seeds mutants bench wave synth coverage
 
-## regress: the main job: 100,000 random transfers checked against the golden models
-##          (SEED=1, TRANSFERS=100000, REGRESS_CONFIG=sim/configs/regress.json; LOG=1 for a log)
+## regress: the main job: the full NI, 100,000 random transfers between 2 ni_nodes on a
+##          reordering, fault-free network with memory latency and back-pressure, checked
+##          end to end and by every node's golden models (SEED=1, TRANSFERS=100000,
+##          NI_CONFIG=sim/configs/regress_ni.json; LOG=1 for a log)
+## regress-qos: the QoS engine alone, 100,000 transfers (REGRESS_CONFIG=sim/configs/regress.json)
 SEED           ?= 1
 TRANSFERS      ?= 100000
 REGRESS_CONFIG ?= sim/configs/regress.json
+NI_CONFIG      ?= sim/configs/regress_ni.json
 N              ?= 8
 regress: $(SIM_BIN) | deps
 	@mkdir -p $(BUILD)/regress
-	$(SIM_BIN) --seed $(SEED) --transfers $(TRANSFERS) --config $(REGRESS_CONFIG) \
+	$(SIM_BIN) --seed $(SEED) --transfers $(TRANSFERS) --config $(NI_CONFIG) \
 	  --report $(BUILD)/regress/report.json $(if $(LOG),--log $(BUILD)/regress/log.jsonl)
 	@echo "report: $(BUILD)/regress/report.json"
+
+regress-qos: $(SIM_BIN) | deps
+	@mkdir -p $(BUILD)/regress-qos
+	$(SIM_BIN) --seed $(SEED) --transfers $(TRANSFERS) --config $(REGRESS_CONFIG) \
+	  --report $(BUILD)/regress-qos/report.json $(if $(LOG),--log $(BUILD)/regress-qos/log.jsonl)
+	@echo "report: $(BUILD)/regress-qos/report.json"
 
 ## regress-seeds: the regression over N seeds in parallel (N=8, JOBS=2, TRANSFERS, FIRST=1, or
 ##                SEEDS=1-16; CONFIG, RESULTS=build/regress-seeds, SIM) and the merge of

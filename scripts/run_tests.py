@@ -76,11 +76,28 @@ SIM_RUNS = [
 ]
 
 
+# Short random runs of the full NI (ICD 15): (name, seed, config, nodes, transfers). The
+# regression's configuration on 2 nodes, a loopback node, and 3 nodes under heavy latency and
+# back-pressure everywhere. `make regress` is the 100K-transfer version of the first.
+NI_RUNS = [
+    ("ni-regress", 1, "sim/configs/regress_ni.json", 2, 400),
+    ("ni-regress", 2, "sim/configs/regress_ni.json", 2, 400),
+    ("ni-loopback", 3, "sim/configs/regress_ni.json", 1, 300),
+    ("ni-heavy", 4, "sim/configs/ni_heavy.json", 3, 300),
+]
+
+
 def _sim_run(name: str, seed: int, cfg: Optional[str]) -> Command:
     argv = [NI_SIM, "--quiet", "--seed", str(seed), "--transfers", "2000"]
     if cfg:
         argv += ["--config", cfg]
     return Command(f"sim {name} seed {seed}", argv)
+
+
+def _ni_run(name: str, seed: int, cfg: str, nodes: int, transfers: int) -> Command:
+    return Command(f"sim {name} {nodes} node(s) seed {seed}",
+                   [NI_SIM, "--quiet", "--seed", str(seed), "--transfers", str(transfers),
+                    "--config", cfg, "--nodes", str(nodes)])
 
 
 def _vectors() -> list[Command]:
@@ -95,6 +112,7 @@ COMMANDS: list[Command] = [
     Command("lint", MAKE + ["lint"]),
     Command("fusesoc-lint", MAKE + ["fusesoc-lint"]),
     *[_sim_run(n, s, c) for n, s, c in SIM_RUNS],
+    *[_ni_run(*r) for r in NI_RUNS],
     Command("sim record/replay identity", [PY, "tests/sim/test_replay.py"]),
     Command("sim input errors", [PY, "tests/sim/test_input_errors.py"]),
     Command("sim capture import", [PY, "tests/sim/test_capture.py"]),

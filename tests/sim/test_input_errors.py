@@ -58,6 +58,15 @@ CASES = [
      ["s.json", "event #0", "'size'"]),
     ("scenario payload too long", lambda d: ["--scenario", write(d, "s.json", scenario(
         [dict(GOOD_EVENT, kind="inline", payload="00" * 33)]))], ["s.json", "event #0", "'payload'"]),
+    ("unknown network key", lambda d: ["--config", write(d, "c.json", {"nodes": 2, "network": {"loss_pct": 1}})],
+     ["c.json", "network.loss_pct", "not known"]),
+    ("network pct out of range", lambda d: ["--config", write(d, "c.json", {"network": {"drop_pct": 150}})],
+     ["c.json", "network.drop_pct", "out of range"]),
+    ("memory latency zero", lambda d: ["--config", write(d, "c.json", {"memory": {"read_latency": [0, 4]}})],
+     ["c.json", "memory"]),
+    ("unknown retx key", lambda d: ["--config", write(d, "c.json", {"retx": {"timeout_cycles": 5}})],
+     ["c.json", "retx.timeout_cycles", "not known"]),
+    ("too many nodes", lambda d: ["--nodes", "65"], ["--nodes"]),
     ("shrink without scenario", lambda d: ["--shrink", str(d / "o.json")], ["--shrink", "--scenario"]),
 ]
 
