@@ -25,7 +25,6 @@ Cpu::Cpu(AxiMaster& axi, Rng& rng, TrafficConfig cfg, unsigned acc_sets)
 }
 
 void Cpu::drive(uint64_t cycle) {
-  now_ = cycle;
   if (axi_.writes_pending() < cfg_.max_queued_writes) {
     if (cfg_.illegal_pct != 0 && rng_.percent(cfg_.illegal_pct) && live_ < cfg_.transfers) {
       // a sixth of the illegal writes are intruders inside a legal descriptor's line
@@ -249,10 +248,6 @@ void Cpu::issue_descriptor(uint64_t cycle, bool intruder) {
   long_[w] = is_long;
   early_[w] = 0;
   ++writing_;
-  if (finish_hook_ || live_hook_) {
-    if (desc_.size() < 1024) desc_.resize(1024);
-    desc_[w] = d;
-  }
   auto on_done = [this, w, is_long](bool ok) {
     --writing_;
     if (!ok) {
@@ -264,7 +259,6 @@ void Cpu::issue_descriptor(uint64_t cycle, bool intruder) {
     ++live_;
     ++busy_count_;
     ch_[w] = Ch::Busy;
-    if (live_hook_) live_hook_(desc_[w], now_);
     if (early_[w] != 0) finish_channel(w, early_[w] == 3);  // a 32-channel read saw it end
   };
   const std::vector<uint64_t> words = d.encode();
@@ -496,7 +490,6 @@ void Cpu::finish_channel(unsigned w, bool error) {
   early_[w] = 0;
   --busy_count_;
   ++(error ? seen_error_ : seen_done_);
-  if (finish_hook_) finish_hook_(desc_[w], error, now_);
 }
 
 void Cpu::issue_poll(uint64_t cycle) {

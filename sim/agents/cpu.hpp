@@ -67,14 +67,6 @@ class Cpu : public Component {
   uint64_t unexpected_rejects() const { return unexpected_rejects_; }
   uint64_t reads() const { return reads_; }
 
-  // A legal transfer the CPU saw finish (its status read DONE or ERROR), with the descriptor
-  // it wrote; for the end-to-end scoreboard of the full NI.
-  using FinishHook = std::function<void(const ni::Descriptor&, bool error, uint64_t cycle)>;
-  void on_finish(FinishHook h) { finish_hook_ = std::move(h); }
-  // A legal transfer went live (every write of its descriptor answered OKAY).
-  using LiveHook = std::function<void(const ni::Descriptor&, uint64_t cycle)>;
-  void on_live(LiveHook h) { live_hook_ = std::move(h); }
-
  private:
   enum class Ch : uint8_t { Free, Writing, Busy, Reserved };
 
@@ -116,11 +108,7 @@ class Cpu : public Component {
   uint64_t reads_ = 0;
   bool read_pending_ = false;
   uint64_t next_poll_ = 0;
-  uint64_t now_ = 0;       // cycle of the current drive()
   uint64_t dst_next_ = 0;  // next free byte of the destination region (nodes >= 1)
-  FinishHook finish_hook_;
-  LiveHook live_hook_;
-  std::vector<ni::Descriptor> desc_;  // per write channel, kept when finish_hook_ is set
 };
 
 }  // namespace sim

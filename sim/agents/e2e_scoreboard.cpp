@@ -55,15 +55,16 @@ void E2eScoreboard::add_range(unsigned node, uint64_t a, uint64_t n, uint64_t id
   m.emplace(a, Range{a + n, id, notify});
 }
 
-void E2eScoreboard::on_live(unsigned src, const ni::Descriptor& d, uint64_t cycle) {
+void E2eScoreboard::on_live(unsigned src, unsigned xfer, const ni::Descriptor& d, uint64_t cycle) {
   const unsigned dst = unsigned(d.dst >> 48);
   if (dst >= mem_.size()) {
     fail(cycle, "harness: " + describe(d, src) + " names a node that does not exist");
     return;
   }
-  const uint64_t id = key(src, d.wch());
+  const uint64_t id = key(src, xfer);
   if (xfers_.count(id) != 0) {
-    fail(cycle, "harness: write channel went live twice: " + describe(d, src));
+    fail(cycle,
+         "harness: transfer " + std::to_string(xfer) + " went live twice: " + describe(d, src));
     return;
   }
   Xfer x;
@@ -162,14 +163,16 @@ void E2eScoreboard::check_done(const Xfer& x, uint64_t cycle) {
   }
 }
 
-void E2eScoreboard::on_finish(unsigned src, const ni::Descriptor& d, bool error, uint64_t cycle) {
-  const uint64_t id = key(src, d.wch());
+void E2eScoreboard::on_finish(unsigned src, unsigned xfer, bool error, uint64_t cycle) {
+  const uint64_t id = key(src, xfer);
   auto it = xfers_.find(id);
   if (it == xfers_.end()) {
-    fail(cycle, "harness: a transfer finished that never went live: " + describe(d, src));
+    fail(cycle, "harness: transfer " + std::to_string(xfer) + " of node " + std::to_string(src) +
+                    " finished but never went live");
     return;
   }
   const Xfer& x = it->second;
+  const ni::Descriptor& d = x.d;
   if (error) {
     ++stats_[src].error;
     if (!allow_errors_) {

@@ -6,7 +6,8 @@
 // payload); its notification record (tag, size, src_node, 0x0001) is in memory and was
 // written after the transfer's last data byte; every memory write lands inside a live
 // transfer's destination or notification range. The scoreboard learns transfers from the
-// CPUs (live, finished) and writes from the memory models (on_memwr, per node).
+// engine models (live, finished: random and scenario runs alike) and writes from the memory
+// models (on_memwr, per node).
 #pragma once
 
 #include <cstdint>
@@ -35,8 +36,10 @@ class E2eScoreboard : public Checker {
 
   // The Listener that node `n`'s event bus feeds (its memory model's on_memwr).
   Listener& node_listener(unsigned n);
-  void on_live(unsigned src_node, const ni::Descriptor& d, uint64_t cycle);
-  void on_finish(unsigned src_node, const ni::Descriptor& d, bool error, uint64_t cycle);
+  // Transfer `xfer` (the source engine's transfer index) of node `src_node` went live /
+  // finished (the engine models' hooks: the cycle the engine decided).
+  void on_live(unsigned src_node, unsigned xfer, const ni::Descriptor& d, uint64_t cycle);
+  void on_finish(unsigned src_node, unsigned xfer, bool error, uint64_t cycle);
   void on_memwr(unsigned node, const MemWrEvent& e);
   // A notification record was written (the log's "notify" event).
   std::function<void(uint64_t cycle, unsigned node, uint64_t addr, uint64_t tag, unsigned src)>
@@ -75,7 +78,7 @@ class E2eScoreboard : public Checker {
   void fail(uint64_t cycle, std::string what, std::string detail = "");
   void add_range(unsigned node, uint64_t a, uint64_t n, uint64_t id, bool notify);
   void check_done(const Xfer& x, uint64_t cycle);
-  static uint64_t key(unsigned src, unsigned wch) { return (uint64_t{src} << 16) | wch; }
+  static uint64_t key(unsigned src, unsigned xfer) { return (uint64_t{src} << 16) | xfer; }
 
   std::vector<ni::MemImage*> mem_;
   std::vector<std::unique_ptr<Tap>> taps_;

@@ -128,9 +128,11 @@ NodeSystem::Impl::Impl(Options o) : opt(std::move(o)) {
   for (auto& np : nodes) {
     Node& n = *np;
     n.bus.add(e2e->node_listener(n.id));
-    n.cpu->on_live([this, &n](const ni::Descriptor& d, uint64_t c) { e2e->on_live(n.id, d, c); });
-    n.cpu->on_finish([this, &n](const ni::Descriptor& d, bool err, uint64_t c) {
-      e2e->on_finish(n.id, d, err, c);
+    n.model->on_live([this, &n](unsigned x, const ni::Descriptor& d, uint64_t c) {
+      e2e->on_live(n.id, x, d, c);
+    });
+    n.model->on_finish([this, &n](unsigned x, ni::Status st, uint64_t c) {
+      e2e->on_finish(n.id, x, st == ni::Status::Error, c);
     });
   }
   req->on_tx = [this](unsigned from, const ni::WirePacket& p, uint64_t c) {
