@@ -25,6 +25,7 @@ Cpu::Cpu(AxiMaster& axi, Rng& rng, TrafficConfig cfg, unsigned acc_sets)
 }
 
 void Cpu::drive(uint64_t cycle) {
+  if (stopped_) return;
   if (axi_.writes_pending() < cfg_.max_queued_writes) {
     if (cfg_.illegal_pct != 0 && rng_.percent(cfg_.illegal_pct) && live_ < cfg_.transfers) {
       // a sixth of the illegal writes are intruders inside a legal descriptor's line

@@ -66,6 +66,8 @@ class Cpu : public Component {
   uint64_t illegal_rejected() const { return illegal_rejected_; }
   uint64_t unexpected_rejects() const { return unexpected_rejects_; }
   uint64_t reads() const { return reads_; }
+  // Stops issuing anything (descriptors, polls): the end of a run, before its read-back.
+  void stop() { stopped_ = true; }
 
  private:
   enum class Ch : uint8_t { Free, Writing, Busy, Reserved };
@@ -108,7 +110,8 @@ class Cpu : public Component {
   uint64_t reads_ = 0;
   bool read_pending_ = false;
   uint64_t next_poll_ = 0;
-  uint64_t dst_next_ = 0;  // next free byte of the destination region (nodes >= 1)
+  uint64_t dst_next_ = 0;
+  bool stopped_ = false;  // next free byte of the destination region (nodes >= 1)
 };
 
 }  // namespace sim

@@ -35,6 +35,10 @@ const char* op_name(ScenarioEvent::Op op) {
       return "stall";
     case ScenarioEvent::Op::Responder:
       return "responder";
+    case ScenarioEvent::Op::Net:
+      return "net";
+    case ScenarioEvent::Op::Packet:
+      return "packet";
   }
   return "?";
 }
@@ -53,7 +57,7 @@ class Ev {
 
   void allow(std::initializer_list<const char*> keys) const {
     std::set<std::string> ok(keys.begin(), keys.end());
-    ok.insert({"at", "op", "comment"});
+    ok.insert({"at", "op", "comment", "node"});
     for (auto it = j_.begin(); it != j_.end(); ++it) {
       if (!ok.count(it.key())) {
         std::string list;
@@ -339,6 +343,80 @@ void parse_stall(const Ev& v, ScenarioEvent& ev) {
   if (ev.cycles == 0) v.error("cycles", "must be at least 1");
 }
 
+const char* const kWireKinds[] = {"inline", "control", "data", "ack", "nack"};
+
+std::optional<unsigned> wire_kind(const std::string& s) {
+  for (unsigned k = 0; k < 5; ++k) {
+    if (s == kWireKinds[k]) return k;
+  }
+  return std::nullopt;
+}
+
+void parse_net(const Ev& v, ScenarioEvent& ev) {
+  ev.op = ScenarioEvent::Op::Net;
+  v.allow({"action", "kind", "tid", "seq", "from", "net"});
+  const std::string a = v.str("action");
+  if (a == "drop")
+    ev.fault.action = NetEvent::Action::Drop;
+  else if (a == "corrupt")
+    ev.fault.action = NetEvent::Action::Corrupt;
+  else if (a == "dup")
+    ev.fault.action = NetEvent::Action::Dup;
+  else
+    v.error("action", "must be \"drop\", \"corrupt\" or \"dup\", got \"" + a + "\"");
+  if (v.has("kind")) {
+    const auto k = wire_kind(v.str("kind"));
+    if (!k) v.error("kind", "must be one of inline, control, data, ack, nack");
+    ev.fault.kind = *k;
+  }
+  if (v.has("tid")) ev.fault.tid = unsigned(v.num("tid", 1023));
+  if (v.has("seq")) ev.fault.seq = unsigned(v.num("seq", 16383));
+  if (v.has("from")) ev.fault.from = unsigned(v.num("from", 0xFFFF));
+  // Which network: given, or from the kind (ACK/NACK travel on the response network).
+  ev.rsp_net = ev.fault.kind && *ev.fault.kind >= 3;
+  if (v.has("net")) {
+    const std::string n = v.str("net");
+    if (n != "req" && n != "rsp") v.error("net", "must be \"req\" or \"rsp\", got \"" + n + "\"");
+    ev.rsp_net = n == "rsp";
+  }
+}
+
+// A 512-bit beat as a hex string (at most 128 digits, bit 0 = the last digit's LSB).
+std::array<uint64_t, 8> wide_hex(const Ev& v, const char* field, const json& s) {
+  const std::string t = s.is_string() ? s.get<std::string>() : "";
+  if (t.size() < 3 || t.size() > 130 || (t.rfind("0x", 0) != 0 && t.rfind("0X", 0) != 0) ||
+      t.find_first_not_of("0123456789abcdefABCDEF", 2) != std::string::npos) {
+    v.error(field, "each beat must be a hex string of at most 128 digits, got " + s.dump());
+  }
+  std::array<uint64_t, 8> b{};
+  const std::string d = t.substr(2);
+  for (std::size_t i = 0; i < d.size(); ++i) {
+    const char c = d[d.size() - 1 - i];
+    const uint64_t x = uint64_t(std::stoul(std::string(1, c), nullptr, 16));
+    b[i / 16] |= x << (4 * (i % 16));
+  }
+  return b;
+}
+
+void parse_packet(const Ev& v, ScenarioEvent& ev) {
+  ev.op = ScenarioEvent::Op::Packet;
+  v.allow({"port", "beats"});
+  const json& bs = v.at("beats");
+  if (!bs.is_array() || bs.empty()) v.error("beats", "must be a non-empty list of hex strings");
+  for (const json& b : bs) ev.beats.push_back(wide_hex(v, "beats", b));
+  ev.rsp_net = (ev.beats[0][0] & 0xF) >= 3;  // ACK/NACK heads go to rsp_rx by default
+  if (v.has("port")) {
+    const std::string p = v.str("port");
+    if (p != "req_rx" && p != "rsp_rx")
+      v.error("port", "must be \"req_rx\" or \"rsp_rx\", got \"" + p + "\"");
+    ev.rsp_net = p == "rsp_rx";
+  }
+  if (ev.rsp_net && ev.beats.size() != 1)
+    v.error("beats", "rsp_rx takes one-beat packets, got " + std::to_string(ev.beats.size()));
+  if (ev.beats.size() > 18)
+    v.error("beats", "a packet has at most 18 beats, got " + std::to_string(ev.beats.size()));
+}
+
 // `resp` carries the responder's settings from one responder event to the next.
 void parse_responder(const Ev& v, ScenarioEvent& ev, ResponderOptions& resp) {
   ev.op = ScenarioEvent::Op::Responder;
@@ -445,6 +523,10 @@ Scenario parse_scenario(const json& j, const std::string& where,
                         std::to_string(last_at) + " (\"at\" must not decrease)");
     }
     last_at = ev.at;
+    if (e.contains("node")) {
+      ev.node = unsigned(v.num("node", 0xFFFF));
+      ev.has_node = true;
+    }
     if (op == "write") {
       parse_write(v, ev);
     } else if (op == "read") {
@@ -457,12 +539,44 @@ Scenario parse_scenario(const json& j, const std::string& where,
       parse_stall(v, ev);
     } else if (op == "responder") {
       parse_responder(v, ev, resp);
+    } else if (op == "net") {
+      parse_net(v, ev);
+    } else if (op == "packet") {
+      parse_packet(v, ev);
     } else {
-      v.error("op", "\"" + op + "\" is not an op (write, read, descriptor, ack, stall, responder)");
+      v.error("op", "\"" + op +
+                        "\" is not an op (write, read, descriptor, ack, stall, responder, net, "
+                        "packet)");
     }
     sc.events.push_back(std::move(ev));
   }
   return sc;
+}
+
+void check_scenario_nodes(const Scenario& sc, unsigned nodes) {
+  for (const ScenarioEvent& e : sc.events) {
+    const Ev v(e.raw, sc.path, e.index, op_name(e.op));
+    if (nodes == 0) {
+      if (e.has_node)
+        v.error("node", "names a node, but the run simulates the QoS engine alone (nodes 0)");
+      if (e.op == ScenarioEvent::Op::Net || e.op == ScenarioEvent::Op::Packet)
+        v.error("op", "needs the full NI (\"nodes\" >= 1 or --nodes N)");
+      continue;
+    }
+    if (e.node >= nodes) {
+      v.error("node", "node " + std::to_string(e.node) + " does not exist (the run has " +
+                          std::to_string(nodes) + " node" + (nodes == 1 ? "" : "s") + ")");
+    }
+    if (e.op == ScenarioEvent::Op::Net && e.fault.from && *e.fault.from >= nodes) {
+      v.error("from", "node " + std::to_string(*e.fault.from) + " does not exist");
+    }
+    if (e.op == ScenarioEvent::Op::Ack || e.op == ScenarioEvent::Op::Stall ||
+        e.op == ScenarioEvent::Op::Responder) {
+      v.error("op",
+              "drives the engine-alone harness's ports; with nodes the network carries "
+              "the responses (use \"net\" or \"packet\")");
+    }
+  }
 }
 
 Scenario load_scenario(const std::string& path, const ResponderOptions& base_resp) {
@@ -482,11 +596,29 @@ Scenario load_scenario(const std::string& path, const ResponderOptions& base_res
 // ---------------------------------------------------------------------------------------------
 ScenarioDriver::ScenarioDriver(const Scenario& sc, AxiMaster& axi, Responder& rsp,
                                StallInjector& blk, StallInjector& pkt)
-    : sc_(sc), axi_(axi), rsp_(rsp), blk_(blk), pkt_(pkt) {}
+    : sc_(sc), axi_(axi), rsp_(&rsp), blk_(&blk), pkt_(&pkt) {}
+
+ScenarioDriver::ScenarioDriver(const Scenario& sc, AxiMaster& axi, unsigned node)
+    : sc_(sc), axi_(axi), node_(int(node)) {}
+
+bool ScenarioDriver::mine(const ScenarioEvent& e) const {
+  if (node_ < 0) return true;
+  return int(e.node) == node_ &&
+         (e.op == ScenarioEvent::Op::Write || e.op == ScenarioEvent::Op::Read ||
+          e.op == ScenarioEvent::Op::Descriptor);
+}
+
+bool ScenarioDriver::done() const {
+  for (std::size_t i = next_; i < sc_.events.size(); ++i) {
+    if (mine(sc_.events[i])) return false;
+  }
+  return true;
+}
 
 void ScenarioDriver::drive(uint64_t cycle) {
   while (next_ < sc_.events.size() && sc_.events[next_].at <= cycle) {
     const ScenarioEvent& e = sc_.events[next_++];
+    if (!mine(e)) continue;
     auto fail = [this](const std::string& msg, uint64_t c) {
       if (failure_.empty()) {
         failure_ = msg;
@@ -524,14 +656,18 @@ void ScenarioDriver::drive(uint64_t cycle) {
         break;
       }
       case ScenarioEvent::Op::Ack:
-        rsp_.script(cycle, e.tid, e.seq, e.nack);
+        if (rsp_) rsp_->script(cycle, e.tid, e.seq, e.nack);
         break;
       case ScenarioEvent::Op::Stall:
-        (e.port == StallInjector::Port::Blk ? blk_ : pkt_).force(cycle, e.cycles);
+        if (blk_ && pkt_)
+          (e.port == StallInjector::Port::Blk ? blk_ : pkt_)->force(cycle, e.cycles);
         break;
       case ScenarioEvent::Op::Responder:
-        rsp_.set_options(e.resp);
+        if (rsp_) rsp_->set_options(e.resp);
         break;
+      case ScenarioEvent::Op::Net:
+      case ScenarioEvent::Op::Packet:
+        break;  // played by the N-node system's network driver
     }
   }
 }
@@ -539,8 +675,9 @@ void ScenarioDriver::drive(uint64_t cycle) {
 // ---------------------------------------------------------------------------------------------
 // Recorder
 // ---------------------------------------------------------------------------------------------
-void Recorder::write(uint64_t at, const AxiWrite& w) {
+void Recorder::write(uint64_t at, const AxiWrite& w, int node) {
   json e = {{"at", at}, {"op", "write"}, {"addr", hexs(w.addr)}};
+  if (node >= 0) e["node"] = node;
   const unsigned size = 1u << w.size;
   // The compact "data" form when it reproduces the beats exactly.
   bool regular = (w.size == 3 || w.size == 4) && w.burst == 1 && w.id == 0 &&
@@ -579,8 +716,9 @@ void Recorder::write(uint64_t at, const AxiWrite& w) {
   events_.push_back(std::move(e));
 }
 
-void Recorder::read(uint64_t at, const AxiRead& r) {
+void Recorder::read(uint64_t at, const AxiRead& r, int node) {
   json e = {{"at", at}, {"op", "read"}, {"addr", hexs(r.addr)}};
+  if (node >= 0) e["node"] = node;
   if (r.len != 0) e["len"] = r.len;
   if (r.size != 4) e["size"] = 1u << r.size;
   if (r.burst != 1) e["burst"] = burst_name(r.burst);
@@ -600,7 +738,7 @@ void Recorder::stall(uint64_t at, StallInjector::Port port, uint64_t cycles) {
 }
 
 void Recorder::save(const std::string& path, json config, const std::string& description) const {
-  config["responder"] = {{"mode", "script"}};
+  if (!config.contains("nodes")) config["responder"] = {{"mode", "script"}};
   config.erase("stalls");
   config.erase("traffic");
   config.erase("transfers");

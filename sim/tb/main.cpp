@@ -195,9 +195,11 @@ nlohmann::json report_json(const sim::Testbench& tbc, const sim::RunResult& r,
 
 #ifndef NI_SIM_QOS_ONLY
 // ni_sim --nodes N: N ni_nodes on the network model (ICD 15).
-int run_nodes(const Cli& cli, const sim::SimConfig& cfg) {
+int run_nodes(const Cli& cli, const sim::SimConfig& cfg, const sim::Scenario* scenario) {
   sim::NodeSystem::Options opt;
   opt.cfg = cfg;
+  opt.scenario = scenario;
+  opt.record_path = cli.record;
   opt.log_path = cli.log;
   opt.progress = !cli.quiet && isatty(STDERR_FILENO);
   if (!cli.trace.empty() && !cli.have_trace_window) opt.trace_path = cli.trace;
@@ -238,9 +240,35 @@ int run_nodes(const Cli& cli, const sim::SimConfig& cfg) {
               r.failure.c_str());
   if (!r.detail.empty()) std::printf("%s", r.detail.c_str());
   std::printf("reproduce: %s\n", reproduce_command(cli, cfg, window).c_str());
+  if (!cli.shrink.empty() && scenario != nullptr) {
+    const std::string sig = sim::failure_signature(r.failure);
+    sim::NodeSystem::Options sopt = opt;
+    sopt.log_path.clear();
+    sopt.record_path.clear();
+    sopt.trace_path.clear();
+    sopt.progress = false;
+    auto fails = [&](const sim::Scenario& cand) -> std::string {
+      sopt.scenario = &cand;
+      sim::NodeSystem sys(sopt);
+      const sim::RunResult rr = sys.run();
+      return rr.passed ? std::string() : rr.failure;
+    };
+    auto progress = [&](const std::string& m) {
+      if (!cli.quiet) std::fprintf(stderr, "[shrink] %s\n", m.c_str());
+    };
+    const sim::ShrinkResult sr = sim::shrink_scenario(*scenario, sig, fails, 2000, progress);
+    sim::save_scenario(
+        sr.scenario, cli.shrink,
+        "shrunk from " + cli.scenario + " (" + std::to_string(scenario->events.size()) + " -> " +
+            std::to_string(sr.scenario.events.size()) + " events); first failure: " + r.failure);
+    std::printf("shrink: %zu -> %zu events in %zu runs%s, written to %s\n", scenario->events.size(),
+                sr.scenario.events.size(), sr.runs, sr.hit_limit ? " (run limit reached)" : "",
+                cli.shrink.c_str());
+  }
   if (cli.have_trace_window && !r.timeout && !r.interrupted) {
     const std::string path = cli.trace.empty() ? "build/fail.fst" : cli.trace;
     opt.trace_path = path;
+    opt.record_path.clear();
     opt.trace_from = r.fail_cycle > window ? r.fail_cycle - window : 0;
     opt.log_path.clear();
     opt.progress = false;
@@ -283,16 +311,14 @@ int main(int argc, char** argv) {
     if (!cli.scenario.empty())
       scenario = sim::parse_scenario(scen_json, cli.scenario, cfg.responder);
     if (cli.have_nodes) cfg.nodes = cli.nodes;
+    if (!cli.scenario.empty()) sim::check_scenario_nodes(scenario, cfg.nodes);
     if (!cli.shrink.empty() && cli.scenario.empty()) throw CliError("--shrink needs --scenario");
 #ifdef NI_SIM_QOS_ONLY
     if (cfg.nodes != 0) throw CliError("this binary simulates the QoS engine alone (--nodes 0)");
 #endif
     if (cfg.nodes != 0) {
       // Not yet available for the full NI: say so rather than run something else.
-      const char* flag = !cli.scenario.empty()   ? "--scenario"
-                         : !cli.record.empty()   ? "--record"
-                         : !cli.capture.empty()  ? "--capture"
-                         : !cli.shrink.empty()   ? "--shrink"
+      const char* flag = !cli.capture.empty()    ? "--capture"
                          : !cli.coverage.empty() ? "--coverage"
                                                  : nullptr;
       if (flag != nullptr) {
@@ -307,7 +333,7 @@ int main(int argc, char** argv) {
 
   sim::SimCtrl::install_sigint_handler();
 #ifndef NI_SIM_QOS_ONLY
-  if (cfg.nodes != 0) return run_nodes(cli, cfg);
+  if (cfg.nodes != 0) return run_nodes(cli, cfg, cli.scenario.empty() ? nullptr : &scenario);
 #endif
   sim::Testbench::Options opt;
   opt.cfg = cfg;

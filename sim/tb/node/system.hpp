@@ -16,6 +16,7 @@
 
 #include "sim/core/config.hpp"
 #include "sim/core/run_result.hpp"
+#include "sim/core/scenario.hpp"
 
 class VerilatedContext;
 
@@ -24,11 +25,13 @@ namespace sim {
 class NodeSystem {
  public:
   struct Options {
-    SimConfig cfg;            // cfg.nodes >= 1
-    std::string log_path;     // --log
-    std::string trace_path;   // --trace (FST, one scope per node: node0, node1, ...)
-    uint64_t trace_from = 0;  // first traced cycle
-    bool progress = false;    // progress line on stderr
+    SimConfig cfg;                       // cfg.nodes >= 1
+    const Scenario* scenario = nullptr;  // replay this scenario (no random CPUs)
+    std::string record_path;             // --record: write the run's stimulus as a scenario
+    std::string log_path;                // --log
+    std::string trace_path;              // --trace (FST, one scope per node: node0, node1, ...)
+    uint64_t trace_from = 0;             // first traced cycle
+    bool progress = false;               // progress line on stderr
   };
 
   explicit NodeSystem(Options opt);
@@ -36,8 +39,9 @@ class NodeSystem {
   NodeSystem(const NodeSystem&) = delete;
   NodeSystem& operator=(const NodeSystem&) = delete;
 
-  // Random run to completion: every CPU's transfers finished, statistics read back and
-  // checked, final checks of every checker and the cross-node counter balance.
+  // Random run to completion (every CPU's transfers finished) or scenario replay (its events
+  // played, everything idle); then statistics read back and checked, final checks of every
+  // checker and the cross-node counter balance.
   RunResult run();
   // The report (ICD 15): totals, per node and per network.
   nlohmann::json report(const RunResult& r) const;
