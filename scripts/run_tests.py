@@ -84,6 +84,7 @@ NI_RUNS = [
     ("ni-regress", 2, "sim/configs/regress_ni.json", 2, 400),
     ("ni-loopback", 3, "sim/configs/regress_ni.json", 1, 300),
     ("ni-heavy", 4, "sim/configs/ni_heavy.json", 3, 300),
+    ("ni-dup", 5, "sim/configs/ni_dup.json", 2, 300),
 ]
 
 

@@ -64,10 +64,9 @@ class E2eScoreboard : public Checker {
     ni::Descriptor d;
     unsigned src = 0, dst = 0;
     uint64_t live_cycle = 0;
-    uint64_t last_data_cycle = 0;  // B of the last data write seen
-    uint64_t notify_cycle = 0;     // B of the (last) notification write
-    uint64_t notify_writes = 0;    // complete records written
-    uint64_t notify_bytes = 0;     // bytes of the record being written (it may take 2 bursts)
+    uint64_t notify_writes = 0;     // complete records written
+    uint64_t notify_bytes = 0;      // bytes of the record being written (it may take 2 bursts)
+    bool data_ok_at_notify = true;  // the destination held every data byte at the first record
   };
   struct Range {
     uint64_t end;
@@ -78,6 +77,8 @@ class E2eScoreboard : public Checker {
   void fail(uint64_t cycle, std::string what, std::string detail = "");
   void add_range(unsigned node, uint64_t a, uint64_t n, uint64_t id, bool notify);
   void check_done(const Xfer& x, uint64_t cycle);
+  // The first data byte of [dst, dst+size) that differs from the source (-1: none).
+  long first_difference(const Xfer& x) const;
   static uint64_t key(unsigned src, unsigned xfer) { return (uint64_t{src} << 16) | xfer; }
 
   std::vector<ni::MemImage*> mem_;

@@ -28,7 +28,8 @@ Network::Network(std::string name, std::vector<StreamTxPorts> tx, std::vector<St
       tx_ready_(tx_.size(), 0),
       port_(rx_.size()),
       sent_by_(tx_.size(), 0),
-      delivered_to_(rx_.size(), 0) {
+      delivered_to_(rx_.size(), 0),
+      queued_(rx_.size(), 0) {
   if (opt_.lat_min < 1) opt_.lat_min = 1;
   if (opt_.lat_max < opt_.lat_min) opt_.lat_max = opt_.lat_min;
 }
@@ -69,6 +70,15 @@ void Network::inject(unsigned to, ni::WirePacket p, uint64_t at) {
 void Network::drive(uint64_t cycle) {
   for (std::size_t i = 0; i < tx_.size(); ++i) {
     tx_ready_[i] = !rng_.chance(opt_.tx_stall_pct);
+    // A head beat waits while its destination's buffer is full (valid and data of a stream
+    // do not depend on ready, so they are settled here).
+    if (tx_ready_[i] && opt_.buffer != 0 && asm_[i].beats.empty() && *tx_[i].valid) {
+      const unsigned dst = ni::WireHead::unpack(tx_[i].data.get<8>()).dst_node();
+      if (dst < queued_.size() && queued_[dst] >= opt_.buffer) {
+        tx_ready_[i] = 0;
+        ++counts_.full_stalls;
+      }
+    }
     *tx_[i].ready = tx_ready_[i];
   }
   for (std::size_t i = 0; i < rx_.size(); ++i) {
@@ -92,6 +102,7 @@ void Network::sample(uint64_t cycle) {
     if (!p.cur || !*rx_[i].valid || !*rx_[i].ready) continue;
     if (++p.beat == p.cur->pkt.beats.size()) {
       ++delivered_to_[i];
+      if (queued_[i] != 0) --queued_[i];
       ++counts_.delivered;
       emit(p.cur->head, NetEvent::Action::Deliver, cycle);
       if (on_rx) on_rx(unsigned(i), p.cur->pkt, cycle);
@@ -176,6 +187,7 @@ void Network::route(unsigned from, ni::WirePacket p, uint64_t cycle) {
       emit(ev, NetEvent::Action::Corrupt, cycle);
     }
     const uint64_t at = cycle + rng_.range(opt_.lat_min, opt_.lat_max);
+    ++queued_[ev.to];
     port_[ev.to].q.emplace(std::make_pair(at, order_++), std::move(f));
   }
 }

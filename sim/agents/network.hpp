@@ -30,6 +30,10 @@ struct NetOptions {
   double corrupt_pct = 0;             // per packet: one random bit of one beat
   double dup_pct = 0;                 // per packet: delivered twice
   double tx_stall_pct = 0;            // per cycle and node: tx ready low
+  // Packets in flight to one node (its rx port's buffer), 0 = unbounded. A packet whose
+  // destination is full waits at its tx port (ready low at its head beat): the flow
+  // control of a real network, which keeps many-to-one traffic from queueing without bound.
+  unsigned buffer = 64;
 };
 
 // What the network did with a packet (the log's "net" event).
@@ -80,6 +84,7 @@ class Network : public Component {
     uint64_t corrupted = 0;
     uint64_t duplicated = 0;
     uint64_t injected = 0;
+    uint64_t full_stalls = 0;  // cycles a tx head waited for a full destination
   };
   const Counts& counts() const { return counts_; }
   // Per node: packets taken from its tx port / handed to its rx port.
@@ -114,6 +119,7 @@ class Network : public Component {
   std::vector<uint64_t> sent_by_, delivered_to_;
   uint64_t order_ = 0;
   Counts counts_;
+  std::vector<std::size_t> queued_;  // per destination: packets routed, not yet delivered
 };
 
 }  // namespace sim

@@ -134,7 +134,8 @@ void SimConfig::apply(const json& j, const std::string& where) {
   }
   if (o.has("network")) {
     Obj n = o.sub("network");
-    n.allow({"latency", "drop_pct", "corrupt_pct", "dup_pct", "tx_stall_pct"});
+    n.allow({"latency", "drop_pct", "corrupt_pct", "dup_pct", "tx_stall_pct", "buffer"});
+    n.get_uint("buffer", network.buffer, 0, 1000000);
     n.get_range("latency", network.lat_min, network.lat_max, 1000000);
     if (network.lat_min == 0) n.error("key 'network.latency'", "must start at 1 or more");
     n.get_double_pct("drop_pct", network.drop_pct);
@@ -316,7 +317,8 @@ json SimConfig::to_json() const {
                     {"drop_pct", network.drop_pct},
                     {"corrupt_pct", network.corrupt_pct},
                     {"dup_pct", network.dup_pct},
-                    {"tx_stall_pct", network.tx_stall_pct}};
+                    {"tx_stall_pct", network.tx_stall_pct},
+                    {"buffer", network.buffer}};
   }
   if (retx.any()) {
     json r = json::object();

@@ -3,7 +3,8 @@
 """--record writes a run's stimulus as a scenario; replaying it gives a byte-identical --log.
 
 Checked for random runs of several seeds and configurations (stalls, reordering, illegal
-writes), and for a replay of a replay (the recorder also works on scenario runs).
+writes; the full NI on 2 and 3 nodes, with a duplicating network), and for a replay of a
+replay (the recorder also works on scenario runs).
 Usage: test_replay.py [NI_SIM]   (default build/ni_sim)
 """
 import filecmp
@@ -20,6 +21,10 @@ CASES = [
     (13, "sim/configs/heavy_stall.json", 300),
     (14, "sim/configs/heavy_illegal.json", 300),
     (15, "sim/configs/heavy_reorder.json", 300),
+    # the full NI (ICD 15): 2 and 3 nodes, and a network that duplicates packets
+    (16, "sim/configs/regress_ni.json", 60),
+    (17, "sim/configs/ni_heavy.json", 40),
+    (18, "sim/configs/ni_dup.json", 60),
 ]
 
 

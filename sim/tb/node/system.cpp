@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "sim/tb/node/system.hpp"
 
+#include <algorithm>
 #include <cinttypes>
 #include <cstdio>
 
@@ -13,6 +14,7 @@
 #include "sim/agents/mem_model.hpp"
 #include "sim/agents/monitors.hpp"
 #include "sim/agents/network.hpp"
+#include "sim/agents/recv_unit_checker.hpp"
 #include "sim/agents/send_checker.hpp"
 #include "sim/core/log_writer.hpp"
 #include "sim/core/rng.hpp"
@@ -43,13 +45,55 @@ const char* const kCounterNames[ni::NumNodeStats] = {
     "nacks_sent",   "notifications",    "contexts_reclaimed"};
 }  // namespace
 
+// Plays a scenario's "net" (a fault aimed at the next matching packet) and "packet" (raw
+// beats into a node's rx port) events at their cycles.
+class NetScenarioDriver : public Component {
+ public:
+  NetScenarioDriver(const Scenario& sc, Network& req, Network& rsp, Recorder* rec)
+      : sc_(sc), req_(req), rsp_(rsp), rec_(rec) {}
+  void drive(uint64_t cycle) override {
+    while (next_ < sc_.events.size() && sc_.events[next_].at <= cycle) {
+      const ScenarioEvent& e = sc_.events[next_++];
+      Network& net = e.rsp_net ? rsp_ : req_;
+      if (e.op == ScenarioEvent::Op::Net) {
+        net.arm(e.fault);
+      } else if (e.op == ScenarioEvent::Op::Packet) {
+        net.inject(e.node, ni::WirePacket{e.beats}, cycle);
+      } else {
+        continue;
+      }
+      if (rec_) {
+        nlohmann::json j = e.raw;
+        j["at"] = cycle;
+        rec_->raw(j);
+      }
+    }
+  }
+  bool done() const {
+    for (std::size_t i = next_; i < sc_.events.size(); ++i) {
+      const auto op = sc_.events[i].op;
+      if (op == ScenarioEvent::Op::Net || op == ScenarioEvent::Op::Packet) return false;
+    }
+    return true;
+  }
+  bool busy() const override { return !done(); }
+
+ private:
+  const Scenario& sc_;
+  Network& req_;
+  Network& rsp_;
+  Recorder* rec_;
+  std::size_t next_ = 0;
+};
+
 struct NodeSystem::Node {
   unsigned id = 0;
   std::unique_ptr<NiNodeDut> dut;
   std::unique_ptr<Rng> cpu_rng, axi_rng, mem_rng;
   EventBus bus;
   std::unique_ptr<AxiMaster> axi;
-  std::unique_ptr<Cpu> cpu;
+  std::unique_ptr<Cpu> cpu;                // random runs
+  std::unique_ptr<ScenarioDriver> driver;  // scenario replays
   std::unique_ptr<MemModel> mem;
   std::unique_ptr<QosTraceMonitor> trace_mon;
   std::unique_ptr<AxiSlaveMonitor> axi_mon;
@@ -59,8 +103,10 @@ struct NodeSystem::Node {
   std::unique_ptr<ni::EngineModel> model;
   std::unique_ptr<EngineChecker> checker;
   std::unique_ptr<SendUnitChecker> send;
+  std::unique_ptr<RecvUnitChecker> recv;
   std::unique_ptr<LogWriter> log;
   std::array<uint64_t, ni::NumNodeStats> counters{};
+  uint64_t counters_cycle = 0;  // when counter 26 was read
   std::array<uint64_t, 16> stats{};
   // What the networks saw of this node.
   uint64_t acks_tx = 0, nacks_tx = 0, bad_hcrc_rx = 0;
@@ -75,6 +121,9 @@ struct NodeSystem::Impl {
   std::unique_ptr<Network> req, rsp;
   std::unique_ptr<E2eScoreboard> e2e;
   std::unique_ptr<LogWriter> log;  // owns the file; the nodes' writers share it
+  std::unique_ptr<Recorder> rec;
+  bool recording = true;  // off while the final read-back is submitted (every run does it)
+  std::unique_ptr<NetScenarioDriver> net_driver;
   std::vector<Checker*> checkers;
   bool faulty = false;  // faults injected: ERROR endings and stray writes allowed
   double start_wall = 0, last_progress = 0;
@@ -100,7 +149,13 @@ NodeSystem::Impl::Impl(Options o) : opt(std::move(o)) {
   ctx->fatalOnError(false);
   ctrl = std::make_unique<SimCtrl>(*ctx);
   faulty = cfg.network.drop_pct > 0 || cfg.network.corrupt_pct > 0 || cfg.network.dup_pct > 0;
+  if (opt.scenario != nullptr) {
+    for (const ScenarioEvent& e : opt.scenario->events) {
+      if (e.op == ScenarioEvent::Op::Net || e.op == ScenarioEvent::Op::Packet) faulty = true;
+    }
+  }
   if (!opt.log_path.empty()) log = std::make_unique<LogWriter>(opt.log_path);
+  if (!opt.record_path.empty()) rec = std::make_unique<Recorder>();
   for (unsigned i = 0; i < cfg.nodes; ++i) build_node(i);
 
   std::vector<StreamTxPorts> req_tx, rsp_tx;
@@ -118,6 +173,8 @@ NodeSystem::Impl::Impl(Options o) : opt(std::move(o)) {
   rsp_rng = stream(6);
   req = std::make_unique<Network>("req", req_tx, req_rx, *req_rng, cfg.network);
   rsp = std::make_unique<Network>("rsp", rsp_tx, rsp_rx, *rsp_rng, cfg.network);
+  if (opt.scenario != nullptr)
+    net_driver = std::make_unique<NetScenarioDriver>(*opt.scenario, *req, *rsp, rec.get());
 
   std::vector<ni::MemImage*> images;
   for (auto& n : nodes) images.push_back(&n->mem->image());
@@ -161,8 +218,10 @@ NodeSystem::Impl::Impl(Options o) : opt(std::move(o)) {
   }
 
   // Per cycle: stimulus of every node, the networks, then every node's monitors and bus.
+  if (net_driver) ctrl->add(*net_driver);
   for (auto& n : nodes) {
-    ctrl->add(*n->cpu);
+    if (n->cpu) ctrl->add(*n->cpu);
+    if (n->driver) ctrl->add(*n->driver);
     ctrl->add(*n->axi);
     ctrl->add(*n->mem);
   }
@@ -174,12 +233,14 @@ NodeSystem::Impl::Impl(Options o) : opt(std::move(o)) {
     ctrl->add(*n->rsp_mon);
     ctrl->add(*n->blk_mon);
     ctrl->add(*n->pkt_mon);
+    ctrl->add(*n->recv);
     ctrl->add(n->bus);
   }
   for (auto& n : nodes) {
     checkers.push_back(n->checker.get());
     checkers.push_back(n->send.get());
     checkers.push_back(n->mem.get());
+    checkers.push_back(n->recv.get());
   }
   checkers.push_back(e2e.get());
   if (!opt.trace_path.empty()) ctrl->open_trace(opt.trace_path, opt.trace_from);
@@ -214,8 +275,24 @@ void NodeSystem::Impl::build_node(unsigned i) {
   ni::Config mc;  // the parameters ni_node is built with (its defaults)
   mc.node_regs = true;
   mc.node_id = uint16_t(i);
-  n.cpu = std::make_unique<Cpu>(*n.axi, *n.cpu_rng, tc, mc.acc_sets);
+  if (opt.scenario != nullptr) {
+    n.driver = std::make_unique<ScenarioDriver>(*opt.scenario, *n.axi, i);
+  } else {
+    n.cpu = std::make_unique<Cpu>(*n.axi, *n.cpu_rng, tc, mc.acc_sets);
+  }
+  if (rec) {
+    n.axi->on_submit(
+        [this, i](const AxiWrite& w) {
+          if (recording) rec->write(ctrl->cycle(), w, int(i));
+        },
+        [this, i](const AxiRead& r) {
+          if (recording) rec->read(ctrl->cycle(), r, int(i));
+        });
+  }
   n.mem = std::make_unique<MemModel>(io.mem, *n.mem_rng, cfg.memory, uint16_t(i), n.bus);
+  n.recv = std::make_unique<RecvUnitChecker>(
+      RecvUnitChecker::Ports{io.mem, io.req_rx, io.rsp_rx, io.rsp_tx, io.rsp}, uint16_t(i), 64,
+      cfg.retx.rx_idle.value_or(65536));
   n.trace_mon = std::make_unique<QosTraceMonitor>(
       QosTraceMonitor::Ports{io.trace, io.blk, io.pkt, io.rsp, io.init_done}, n.bus);
   n.axi_mon = std::make_unique<AxiSlaveMonitor>(io.axi, n.bus);
@@ -242,9 +319,10 @@ bool NodeSystem::Impl::any_failed() const {
 }
 
 bool NodeSystem::Impl::done() const {
+  if (net_driver && !net_driver->done()) return false;
   for (const auto& n : nodes) {
-    if (!n->cpu->done() || n->axi->busy() || !n->model->quiescent() || n->mem->busy() ||
-        !n->send->quiescent()) {
+    if ((n->cpu && !n->cpu->done()) || (n->driver && !n->driver->done()) || n->axi->busy() ||
+        !n->model->quiescent() || n->mem->busy() || !n->send->quiescent()) {
       return false;
     }
   }
@@ -263,7 +341,7 @@ void NodeSystem::Impl::progress() {
   if (t - last_progress < 0.5) return;
   last_progress = t;
   uint64_t fin = 0;
-  for (const auto& n : nodes) fin += n->cpu->seen_done() + n->cpu->seen_error();
+  for (const auto& n : nodes) fin += n->model->transfers_done() + n->model->transfers_error();
   const double khz = double(ctrl->cycle()) / (t - start_wall) / 1000.0;
   std::fprintf(stderr,
                "\r[ni_sim] %u nodes: transfers %" PRIu64 "/%" PRIu64 " done, cycle %" PRIu64
@@ -285,6 +363,11 @@ bool NodeSystem::Impl::run_until(const std::function<bool()>& until, uint64_t ma
 void NodeSystem::Impl::read_back() {
   // Every statistics counter of every node over its CPU port: 0-15 the engine model checks,
   // 16-26 are balanced across the nodes and networks below.
+  // The read-back is not stimulus (every run and replay does it) and the CPUs are done.
+  recording = false;
+  for (auto& n : nodes) {
+    if (n->cpu) n->cpu->stop();
+  }
   for (auto& np : nodes) {
     Node* n = np.get();
     for (unsigned i = 0; i < ni::NodeStatBase + ni::NumNodeStats; ++i) {
@@ -294,6 +377,7 @@ void NodeSystem::Impl::read_back() {
         const uint64_t v = r.data.empty() ? 0 : r.data[0];
         if (i < 16) n->stats[i] = v;
         if (i >= ni::NodeStatBase) n->counters[i - ni::NodeStatBase] = v;
+        if (i + 1 == ni::NodeStatBase + ni::NumNodeStats) n->counters_cycle = r.r_cycle;
       });
     }
   }
@@ -407,7 +491,9 @@ RunResult NodeSystem::run() {
   RunResult r;
   s.ctrl->reset(4);
   // The configuration's control registers, before any descriptor (ICD 15 "retx").
+  // Not recorded: the configuration is (a replay writes them again).
   const RetxConfig& rc = s.opt.cfg.retx;
+  s.recording = false;
   for (auto& n : s.nodes) {
     auto reg = [&](unsigned word, uint64_t v) {
       AxiWrite w;
@@ -420,6 +506,7 @@ RunResult NodeSystem::run() {
     if (rc.max_retries) reg(1, *rc.max_retries);
     if (rc.rx_idle) reg(2, *rc.rx_idle);
   }
+  s.recording = true;
   s.ctrl->run_until(
       [&s] {
         for (const auto& n : s.nodes) {
@@ -431,22 +518,45 @@ RunResult NodeSystem::run() {
   s.start_wall = now_seconds();
   s.last_progress = s.start_wall;
   uint64_t budget = 50000 + s.opt.cfg.traffic.transfers * 4000;
+  if (s.opt.scenario != nullptr) {
+    uint64_t last_at = 0;
+    for (const ScenarioEvent& e : s.opt.scenario->events) last_at = std::max(last_at, e.at);
+    budget = last_at + 200000;
+  }
   if (s.opt.cfg.max_cycles != 0) {
     budget = s.opt.cfg.max_cycles > s.ctrl->cycle() ? s.opt.cfg.max_cycles - s.ctrl->cycle() : 0;
   }
   const bool ok = s.run_until([&s] { return s.done(); }, budget);
   if (s.opt.progress) std::fprintf(stderr, "\n");
-  if (ok) s.read_back();
+  if (ok) {
+    s.read_back();
+    for (auto& n : s.nodes) n->recv->check_counters(n->counters, n->counters_cycle);
+  }
   uint64_t live = 0, fin = 0;
   for (const auto& n : s.nodes) {
-    live += n->cpu->transfers_live();
-    fin += n->cpu->seen_done() + n->cpu->seen_error();
+    live += n->model->transfers_live();
+    fin += n->model->transfers_done() + n->model->transfers_error();
   }
   s.conclude(r, ok,
              "timeout: not finished after " + std::to_string(budget) + " cycles (" +
                  std::to_string(live) + " transfers live, " + std::to_string(fin) +
                  " seen finished, " + std::to_string(s.req->in_flight() + s.rsp->in_flight()) +
                  " packets in the networks)");
+  for (const auto& n : s.nodes) {
+    if (n->driver && n->driver->failed() && r.passed) {
+      r.passed = false;
+      r.failure = n->driver->failure();
+      r.fail_cycle = n->driver->failure_cycle();
+    }
+  }
+  if (s.rec) {
+    std::string d = s.opt.scenario != nullptr
+                        ? "recorded from a replay of " + s.opt.scenario->path
+                        : "recorded from a random run of " + std::to_string(s.nodes.size()) +
+                              " nodes, seed " + std::to_string(s.opt.cfg.seed);
+    d += r.passed ? " (passed)" : " (failed: " + r.failure + ")";
+    s.rec->save(s.opt.record_path, s.opt.cfg.to_json(), d);
+  }
   return r;
 }
 
@@ -496,7 +606,7 @@ nlohmann::json NodeSystem::report(const RunResult& r) const {
     return nlohmann::json{{"sent", c.sent},           {"delivered", c.delivered},
                           {"dropped", c.dropped},     {"dropped_no_node", c.no_node},
                           {"corrupted", c.corrupted}, {"duplicated", c.duplicated},
-                          {"injected", c.injected}};
+                          {"injected", c.injected},   {"full_stalls", c.full_stalls}};
   };
   j["seed"] = s.opt.cfg.seed;
   j["nodes"] = s.nodes.size();

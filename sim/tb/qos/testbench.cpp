@@ -5,6 +5,7 @@
 #include <cinttypes>
 #include <cstdio>
 
+#include "ref_model/common/addr_map.hpp"
 #include "ref_model/qos/axi_rules.hpp"
 #include "verilated.h"
 
@@ -76,8 +77,13 @@ Testbench::Testbench(Options opt) : opt_(std::move(opt)) {
   if (!opt_.log_path.empty()) log_ = std::make_unique<LogWriter>(opt_.log_path);
   if (!opt_.record_path.empty()) {
     rec_ = std::make_unique<Recorder>();
-    axi_->on_submit([this](const AxiWrite& w) { rec_->write(ctrl_->cycle(), w); },
-                    [this](const AxiRead& r) { rec_->read(ctrl_->cycle(), r); });
+    axi_->on_submit(
+        [this](const AxiWrite& w) {
+          if (recording_) rec_->write(ctrl_->cycle(), w);
+        },
+        [this](const AxiRead& r) {
+          if (recording_) rec_->read(ctrl_->cycle(), r);
+        });
     rsp_->on_present([this](uint64_t c, uint16_t tid, uint16_t seq, bool nack) {
       rec_->ack(c, tid, seq, nack);
     });
@@ -121,6 +127,21 @@ uint64_t Testbench::cycle() const { return ctrl_->cycle(); }
 
 void Testbench::start() {
   ctrl_->reset(4);
+  // The configuration's control registers (ICD 15 "retx", also valid for the engine alone:
+  // timeout and MaxRetries; RxIdle exists only in ni_node), before any descriptor. Not
+  // recorded: the configuration is, and a replay writes them again.
+  const RetxConfig& rc = opt_.cfg.retx;
+  recording_ = false;
+  auto reg = [this](unsigned word, uint64_t v) {
+    AxiWrite w;
+    w.addr = ni::ctrl_addr(word);
+    w.size = 3;
+    w.beats.push_back(AxiBeat{v, 0, 0x00FF, true});
+    axi_->write(std::move(w));
+  };
+  if (rc.timeout) reg(0, *rc.timeout);
+  if (rc.max_retries) reg(1, *rc.max_retries);
+  recording_ = true;
   ctrl_->run_until([this] { return bool(*dut_->ports().init_done); }, 10000);
   start_wall_ = now_seconds();
   last_progress_ = start_wall_;

@@ -123,6 +123,7 @@ class Testbench {
   std::unique_ptr<ScenarioDriver> driver_;
   std::unique_ptr<Recorder> rec_;
   std::unique_ptr<CaptureWriter> capture_;
+  bool recording_ = true;  // off while the configuration's register writes are queued
   double last_progress_ = 0;
   double start_wall_ = 0;
 };
