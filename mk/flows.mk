@@ -43,9 +43,10 @@ bench: $(BENCH_BIN) $(SIM_BIN) $(THREADS2_BIN) | deps
 	$(Q)$(PYTHON) scripts/bench.py $(BENCH_ARGS)
 
 ## wave: open the last failure's waveform in GTKWave with its save file (FST=build/fail.fst;
-##       a failure's reproduce command writes build/fail.fst with --trace-window)
+##       a failure's reproduce command writes build/fail.fst with --trace-window; an N-node
+##       run writes its own save file next to it, FST's name with .gtkw, used when newer)
 FST  ?= $(BUILD)/fail.fst
-GTKW ?= sim/tb/qos/qos_engine.gtkw
+GTKW ?= $(if $(shell test -f $(FST:.fst=.gtkw) -a $(FST:.fst=.gtkw) -nt $(FST) && echo y),$(FST:.fst=.gtkw),sim/tb/qos/qos_engine.gtkw)
 wave: | deps
 	@test -f $(FST) || { echo "wave: $(FST) not found: run the reproduce command that a failing run prints" \
 	  "(it ends in --trace-window N --trace $(FST))" >&2; exit 1; }

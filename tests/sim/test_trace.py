@@ -88,6 +88,31 @@ def main():
             check(fail - 100 <= lo <= fail - 99 and fail <= hi <= fail + 3,
                   f"--trace-window 100: FST covers cycles {lo}..{hi} around the failure at {fail}")
             check(all(k in names for k in KEY), "--trace-window: key signals present")
+
+        # the full NI: one FST with a scope per node, and the save file ni_sim writes with it
+        fst = d / "nodes.fst"
+        p = subprocess.run([SIM, "--quiet", "--nodes", "3", "--seed", "2", "--transfers", "12",
+                            "--max-size", "5000", "--trace", str(fst)],
+                           cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        info = fst_info(fst) if p.returncode == 0 else None
+        check(info is not None, "--nodes 3 --trace: FST parses with fst2vcd" + ("" if info else p.stdout))
+        if info:
+            names, times = info
+            scopes = [f"node{i}.ni_node.u_send.req_tx_valid_o" for i in range(3)] + \
+                     [f"node{i}.ni_node.u_recv.req_rx_valid_i" for i in range(3)]
+            check(all(s in names for s in scopes), "--nodes 3: scopes node0..node2 with the send and receive units")
+            gtkw_path = d / "nodes.gtkw"
+            check(gtkw_path.exists(), "--nodes 3: a GTKWave save file next to the FST")
+            if gtkw_path.exists():
+                lines = open(gtkw_path).read().splitlines()
+                sigs = [l.strip() for l in lines if l.startswith("node")]
+                groups = [l[1:] for l in lines if l.startswith("-")]
+                missing = [s for s in sigs if s not in names]
+                check(sigs and not missing, f"nodes.gtkw: all {len(sigs)} signals exist in the FST"
+                      + (f" (missing: {missing[:5]})" if missing else ""))
+                check(all(f"node{i} {g}" in groups for i in range(3)
+                          for g in ("send unit", "receive unit", "links")),
+                      "nodes.gtkw: per-node groups for the send unit, receive unit and links")
     return 1 if failures else 0
 
 
