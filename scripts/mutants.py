@@ -4,7 +4,8 @@
 (in a scratch copy of the sources under build/mutants/NAME/), rebuild build/ni_sim there with
 the project's Makefile, and run
 the default simulation checks of `make test` (random runs with the default and heavy configs,
-and the directed scenarios in vectors/). Every mutant must be killed (some check fails).
+full-NI runs on 2 nodes, and the directed scenarios in vectors/). Every mutant must be killed
+(some check fails).
 
 Usage: mutants.py [-k NAME] [--list]
 Not part of CI (each mutant is a full build of ni_sim: a few minutes).
@@ -89,6 +90,29 @@ MUTANTS = [
     ("has-next-on-last", "rtl/qos/transfer_segmenter.sv",
      "s2_desc.has_next  = k_cm && !is_last;", "s2_desc.has_next  = k_cm;",
      "has_next set on the last block of a flow"),
+    # the send unit (ICD 11-12)
+    ("send-last-always", "rtl/send/send_unit.sv",
+     "w.hdr.last     = o_last_pkt;", "w.hdr.last     = 1'b1;",
+     "every data packet flagged as its block's last"),
+    ("send-pcrc-no-final-xor", "rtl/send/send_unit.sv",
+     "req_tx_data_o  = {480'd0, ~crc_q};", "req_tx_data_o  = {480'd0, crc_q};",
+     "tail beat's pcrc without the final XOR"),
+    ("send-xfer-id", "rtl/send/send_unit.sv",
+     "w.xfer_id      = o_blk_q.xfer;", "w.xfer_id      = '0;",
+     "data packets lose the sender's xfer_id"),
+    # the receive unit (ICD 13)
+    ("recv-pcrc-unchecked", "rtl/recv/recv_unit.sv",
+     "(req_rx_data_i == {480'd0, ~i_crc_q});", "1'b1;",
+     "a data packet is written without checking its pcrc"),
+    ("recv-misrouted-accepted", "rtl/recv/recv_unit.sv",
+     "assign qh_mine = qh.hdr.dst_addr[63:48] == node_id_i;", "assign qh_mine = 1'b1;",
+     "a request for another node is accepted"),
+    ("recv-stale-is-newer", "rtl/recv/recv_unit.sv",
+     "return (d != '0) && !d[SeqW-1];", "return (d != '0);",
+     "an older seq restarts the context instead of being stale"),
+    ("recv-ack-before-b", "rtl/recv/recv_unit.sv",
+     "if (!ck_c.valid || ck_c.pend != '0 || !ck_done ||", "if (!ck_c.valid || !ck_done ||",
+     "a block is ACKed before its last write's B"),
 ]
 
 CHECKS = [
@@ -97,6 +121,9 @@ CHECKS = [
     ["--seed", "5", "--transfers", "2000", "--config", "sim/configs/heavy_reorder.json"],
     ["--seed", "7", "--transfers", "2000", "--config", "sim/configs/heavy_stall.json"],
     ["--seed", "9", "--transfers", "2000", "--config", "sim/configs/heavy_illegal.json"],
+    # the full NI: 2 nodes, and a network that duplicates packets
+    ["--seed", "1", "--transfers", "300", "--config", "sim/configs/regress_ni.json"],
+    ["--seed", "5", "--transfers", "200", "--config", "sim/configs/ni_dup.json"],
 ]
 
 
