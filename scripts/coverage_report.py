@@ -56,6 +56,10 @@ RUNS = [
     ("cov_backpressure", "sim/configs/cov_backpressure.json", 13),
     ("cov_backpressure", "sim/configs/cov_backpressure.json", 14),
     ("cov_have_queues", "sim/configs/cov_have_queues.json", 15),
+    # the full NI (ICD 15; the configs set "nodes"): send/receive units and the network
+    ("cov_ni_small", "sim/configs/cov_ni_small.json", 16),
+    ("cov_ni_small", "sim/configs/cov_ni_small.json", 17),
+    ("ni_dup", "sim/configs/ni_dup.json", 18),
 ]
 
 

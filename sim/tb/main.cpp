@@ -200,6 +200,7 @@ int run_nodes(const Cli& cli, const sim::SimConfig& cfg, const sim::Scenario* sc
   opt.cfg = cfg;
   opt.scenario = scenario;
   opt.record_path = cli.record;
+  opt.coverage_path = cli.coverage;
   opt.log_path = cli.log;
   opt.progress = !cli.quiet && isatty(STDERR_FILENO);
   if (!cli.trace.empty() && !cli.have_trace_window) opt.trace_path = cli.trace;
@@ -209,6 +210,15 @@ int run_nodes(const Cli& cli, const sim::SimConfig& cfg, const sim::Scenario* sc
     sim::NodeSystem sys(opt);
     r = sys.run();
     report = sys.report(r);
+    if (!cli.coverage.empty()) {
+      sys.write_coverage(cli.coverage, {{"seed", cfg.seed},
+                                        {"config", cli.config},
+                                        {"scenario", cli.scenario},
+                                        {"nodes", cfg.nodes},
+                                        {"transfers", report["transfers"]},
+                                        {"cycles", r.cycles},
+                                        {"passed", r.passed}});
+    }
 #if VM_COVERAGE
     if (!cli.code_coverage.empty()) sys.context().coveragep()->write(cli.code_coverage.c_str());
 #endif
@@ -318,9 +328,7 @@ int main(int argc, char** argv) {
 #endif
     if (cfg.nodes != 0) {
       // Not yet available for the full NI: say so rather than run something else.
-      const char* flag = !cli.capture.empty()    ? "--capture"
-                         : !cli.coverage.empty() ? "--coverage"
-                                                 : nullptr;
+      const char* flag = !cli.capture.empty() ? "--capture" : nullptr;
       if (flag != nullptr) {
         throw CliError(std::string(flag) + " is not supported with --nodes " +
                        std::to_string(cfg.nodes) + " yet (only with --nodes 0)");

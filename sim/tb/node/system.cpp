@@ -20,6 +20,7 @@
 #include "sim/core/rng.hpp"
 #include "sim/core/sim_ctrl.hpp"
 #include "sim/tb/node/ni_node_dut.hpp"
+#include "sim/tb/node/node_coverage.hpp"
 #include "verilated.h"
 
 namespace sim {
@@ -124,6 +125,38 @@ struct NodeSystem::Impl {
   std::unique_ptr<Recorder> rec;
   bool recording = true;  // off while the final read-back is submitted (every run does it)
   std::unique_ptr<NetScenarioDriver> net_driver;
+  std::unique_ptr<NodeCoverage> cov;  // --coverage
+  // Feeds the coverage with each node's memory writes and, per cycle, the rx ports'
+  // back-pressure and the networks' flow-control stalls.
+  class CoverageTap : public Component {
+   public:
+    explicit CoverageTap(Impl& s) : s_(s) {
+      for (unsigned i = 0; i < s.nodes.size(); ++i) taps_.push_back(std::make_unique<Mem>(s, i));
+    }
+    Listener* node(unsigned i) { return taps_[i].get(); }
+    void sample(uint64_t) override {
+      for (const auto& n : s_.nodes) {
+        const NiNodePorts& io = n->dut->ports();
+        if (*io.req_rx.valid && !*io.req_rx.ready) s_.cov->on_rx_stall(false);
+        if (*io.rsp_rx.valid && !*io.rsp_rx.ready) s_.cov->on_rx_stall(true);
+      }
+      const uint64_t f = s_.req->counts().full_stalls + s_.rsp->counts().full_stalls;
+      if (f != full_) s_.cov->on_tx_full_stall();
+      full_ = f;
+    }
+
+   private:
+    struct Mem : Listener {
+      Mem(Impl& s, unsigned i) : s_(s), i_(i) {}
+      void on_memwr(const MemWrEvent& e) override { s_.cov->on_memwr(i_, e); }
+      Impl& s_;
+      unsigned i_;
+    };
+    Impl& s_;
+    std::vector<std::unique_ptr<Mem>> taps_;
+    uint64_t full_ = 0;
+  };
+  std::unique_ptr<CoverageTap> cov_tap;
   std::vector<Checker*> checkers;
   bool faulty = false;  // faults injected: ERROR endings and stray writes allowed
   double start_wall = 0, last_progress = 0;
@@ -156,6 +189,7 @@ NodeSystem::Impl::Impl(Options o) : opt(std::move(o)) {
   }
   if (!opt.log_path.empty()) log = std::make_unique<LogWriter>(opt.log_path);
   if (!opt.record_path.empty()) rec = std::make_unique<Recorder>();
+  if (!opt.coverage_path.empty()) cov = std::make_unique<NodeCoverage>();
   for (unsigned i = 0; i < cfg.nodes; ++i) build_node(i);
 
   std::vector<StreamTxPorts> req_tx, rsp_tx;
@@ -195,23 +229,36 @@ NodeSystem::Impl::Impl(Options o) : opt(std::move(o)) {
   req->on_tx = [this](unsigned from, const ni::WirePacket& p, uint64_t c) {
     Node& n = *nodes[from];
     if (n.log) n.log->tx(c, "req", p);
+    if (cov) cov->on_tx(false, from, p);
     n.send->on_tx(p, c);
   };
   rsp->on_tx = [this](unsigned from, const ni::WirePacket& p, uint64_t c) {
     Node& n = *nodes[from];
     if (n.log) n.log->tx(c, "rsp", p);
+    if (cov) cov->on_tx(true, from, p);
     const unsigned k = p.head().kind;
     if (k == unsigned(ni::WireKind::Ack)) ++n.acks_tx;
     if (k == unsigned(ni::WireKind::Nack)) ++n.nacks_tx;
   };
-  auto on_rx = [this](unsigned to, const ni::WirePacket& p, uint64_t) {
-    if (!p.hcrc_ok()) ++nodes[to]->bad_hcrc_rx;
-  };
-  req->on_rx = on_rx;
-  rsp->on_rx = on_rx;
+  for (bool is_rsp : {false, true}) {
+    (is_rsp ? rsp : req)->on_rx = [this, is_rsp](unsigned to, const ni::WirePacket& p, uint64_t c) {
+      if (!p.hcrc_ok()) ++nodes[to]->bad_hcrc_rx;
+      if (cov) cov->on_rx(is_rsp, to, p, c);
+    };
+  }
+  if (log || cov) {
+    auto net_ev = [this](const NetEvent& e) {
+      if (log) log->net(e);
+      if (cov) cov->on_net(e);
+    };
+    req->on_net = net_ev;
+    rsp->on_net = net_ev;
+  }
+  if (cov) {
+    cov_tap = std::make_unique<CoverageTap>(*this);
+    for (auto& n : nodes) n->bus.add(*cov_tap->node(n->id));
+  }
   if (log) {
-    req->on_net = [this](const NetEvent& e) { log->net(e); };
-    rsp->on_net = [this](const NetEvent& e) { log->net(e); };
     e2e->on_notify = [this](uint64_t c, unsigned node, uint64_t a, uint64_t tag, unsigned src) {
       nodes[node]->log->notify(c, a, tag, src);
     };
@@ -219,6 +266,7 @@ NodeSystem::Impl::Impl(Options o) : opt(std::move(o)) {
 
   // Per cycle: stimulus of every node, the networks, then every node's monitors and bus.
   if (net_driver) ctrl->add(*net_driver);
+  if (cov_tap) ctrl->add(*cov_tap);
   for (auto& n : nodes) {
     if (n->cpu) ctrl->add(*n->cpu);
     if (n->driver) ctrl->add(*n->driver);
@@ -586,6 +634,10 @@ NodeSystem::~NodeSystem() {
 }
 
 VerilatedContext& NodeSystem::context() { return *impl_->ctx; }
+
+void NodeSystem::write_coverage(const std::string& path, const nlohmann::json& source) const {
+  if (impl_->cov) impl_->cov->write(path, source);
+}
 
 RunResult NodeSystem::run() {
   Impl& s = *impl_;

@@ -32,6 +32,7 @@ class NodeSystem {
     std::string trace_path;              // --trace (FST, one scope per node: node0, node1, ...)
     uint64_t trace_from = 0;             // first traced cycle
     bool progress = false;               // progress line on stderr
+    std::string coverage_path;           // --coverage: functional coverage of the full NI
   };
 
   explicit NodeSystem(Options opt);
@@ -46,6 +47,8 @@ class NodeSystem {
   // The report (ICD 15): totals, per node and per network.
   nlohmann::json report(const RunResult& r) const;
   VerilatedContext& context();
+  // Writes the run's functional coverage (Options::coverage_path set), "ni-fcov/1".
+  void write_coverage(const std::string& path, const nlohmann::json& source) const;
 
  private:
   struct Node;

@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "sim/tb/node/node_coverage.hpp"
+
+#include <fstream>
+#include <stdexcept>
+
+namespace sim {
+
+namespace {
+const char* const kKinds[] = {"inline", "control", "data", "ack", "nack"};
+
+const char* npkts_bin(unsigned n) {
+  return n == 1 ? "1" : n < 8 ? "2-7" : n < 32 ? "8-31" : n < 64 ? "32-63" : "64";
+}
+const char* len_bin(unsigned n) {
+  return n == 1 ? "1" : n < 64 ? "2-63" : n == 64 ? "64" : n < 1024 ? "65-1023" : "1024";
+}
+const char* open_bin(unsigned n) {
+  return n <= 1 ? "1" : n < 4 ? "2-3" : n < 16 ? "4-15" : n < 64 ? "16-63" : "64+";
+}
+}  // namespace
+
+NodeCoverage::NodeCoverage() { declare(); }
+
+void NodeCoverage::declare() {
+  db_.describe("ni.tx.kind", "packets put on the networks, by wire kind");
+  for (const char* k : kKinds) {
+    if (std::string(k) == "nack") {
+      db_.declare("ni.tx.kind", k,
+                  "a NACK needs a corrupted payload: vectors/ni_bad_pcrc_nack.json; random runs "
+                  "survive corruption only with retransmission (ICD 14), not implemented yet");
+    } else {
+      db_.declare("ni.tx.kind", k);
+    }
+  }
+  db_.describe("ni.tx.npkts", "data packets by the packet count of their block");
+  for (const char* b : {"1", "2-7", "8-31", "32-63", "64"}) db_.declare("ni.tx.npkts", b);
+  db_.describe("ni.tx.len", "data packets by payload length");
+  for (const char* b : {"1", "2-63", "64", "65-1023", "1024"}) db_.declare("ni.tx.len", b);
+  db_.describe("ni.tx.align", "data packets by destination alignment and payload beats");
+  for (const char* b :
+       {"dst-line-aligned", "dst-unaligned", "ends-mid-line", "beats-1", "beats-16"}) {
+    db_.declare("ni.tx.align", b);
+  }
+  db_.describe("ni.tx.flags", "head flags of data packets");
+  db_.declare("ni.tx.flags", "last");
+  db_.declare("ni.tx.flags", "notify");
+  db_.declare("ni.tx.flags", "retx",
+              "re-issued blocks need retransmission (ICD 14), not implemented yet");
+  db_.describe("ni.rx.order", "data packets arriving at their receiver relative to their block");
+  for (const char* b : {"in-order", "overtaken", "overtaken-by-2+", "duplicate-slot"}) {
+    db_.declare("ni.rx.order", b);
+  }
+  db_.describe("ni.rx.ctrl", "a notifying block's control packet arriving at the receiver");
+  for (const char* b : {"before-data", "between-data", "after-data"}) db_.declare("ni.rx.ctrl", b);
+  db_.describe("ni.rx.open", "blocks partly arrived at one node at once (receive contexts)");
+  for (const char* b : {"1", "2-3", "4-15", "16-63"}) db_.declare("ni.rx.open", b);
+  db_.declare("ni.rx.open", "64+",
+              "more open blocks than RxContexts drop packets (counter 20), which only "
+              "retransmission (ICD 14, not implemented yet) recovers");
+  db_.describe("ni.rx.bad", "packets arriving with a bad CRC");
+  db_.declare("ni.rx.bad", "hcrc", "needs a corrupting network (network.corrupt_pct)");
+  db_.declare("ni.rx.bad", "pcrc", "needs a corrupting network (network.corrupt_pct)");
+  db_.describe("ni.net", "network actions and back-pressure");
+  for (const char* b : {"deliver", "dup", "tx-full-stall", "req-rx-stall", "rsp-rx-stall"}) {
+    db_.declare("ni.net", b);
+  }
+  db_.declare("ni.net", "drop", "needs a dropping network (network.drop_pct)");
+  db_.declare("ni.net", "corrupt", "needs a corrupting network (network.corrupt_pct)");
+  db_.describe("ni.mem.write", "receive-side memory writes by strobed bytes");
+  for (const char* b : {"1-15", "16", "17-63", "64-1023", "1024"}) db_.declare("ni.mem.write", b);
+}
+
+void NodeCoverage::on_tx(bool rsp, unsigned from, const ni::WirePacket& p) {
+  (void)from;
+  const ni::WireHead h = p.head();
+  if (h.kind < 5) db_.hit("ni.tx.kind", kKinds[h.kind]);
+  if (rsp || h.wire_kind() != ni::WireKind::Data) return;
+  db_.hit("ni.tx.npkts", npkts_bin(h.npkts));
+  db_.hit("ni.tx.len", len_bin(h.len));
+  const uint64_t a = h.dst48();
+  db_.hit("ni.tx.align", (a & 63) == 0 ? "dst-line-aligned" : "dst-unaligned");
+  if (((a + h.len) & 63) != 0) db_.hit("ni.tx.align", "ends-mid-line");
+  const std::size_t beats = p.beats.size() - 2;
+  if (beats == 1) db_.hit("ni.tx.align", "beats-1");
+  if (beats == 16) db_.hit("ni.tx.align", "beats-16");
+  if (h.last) db_.hit("ni.tx.flags", "last");
+  if (h.notify) db_.hit("ni.tx.flags", "notify");
+  if (h.retx) db_.hit("ni.tx.flags", "retx");
+}
+
+void NodeCoverage::on_rx(bool rsp, unsigned to, const ni::WirePacket& p, uint64_t cycle) {
+  (void)cycle;
+  if (!p.hcrc_ok()) {
+    db_.hit("ni.rx.bad", "hcrc");
+    return;
+  }
+  const ni::WireHead h = p.head();
+  if (rsp) return;
+  const Key k{to, h.src_node, h.tid, h.seq};
+  if (h.wire_kind() == ni::WireKind::Ctrl) {
+    Block& b = blocks_[k];
+    b.ctrl = true;
+    const char* when = !b.any ? "before-data" : (b.got < b.npkts ? "between-data" : "after-data");
+    db_.hit("ni.rx.ctrl", when);
+    if (b.any && b.got >= b.npkts) blocks_.erase(k);
+    return;
+  }
+  if (h.wire_kind() != ni::WireKind::Data) return;
+  if (!p.pcrc_ok()) {
+    db_.hit("ni.rx.bad", "pcrc");
+    return;
+  }
+  Block& b = blocks_[k];
+  const unsigned slot = unsigned((h.dst48() >> 10) & 63);
+  if (!b.any) {
+    b.any = true;
+    b.npkts = h.npkts;
+    db_.hit("ni.rx.open", open_bin(++open_at_[to]));
+  }
+  if (!b.slots.insert(slot).second) {
+    db_.hit("ni.rx.order", "duplicate-slot");
+  } else {
+    unsigned later = 0;  // slots already here that come after this one
+    for (unsigned s : b.slots) later += s > slot;
+    db_.hit("ni.rx.order", later == 0 ? "in-order" : later == 1 ? "overtaken" : "overtaken-by-2+");
+    ++b.got;
+  }
+  if (b.got >= b.npkts) {
+    if (open_at_[to] != 0) --open_at_[to];
+    if (!h.notify || b.ctrl) blocks_.erase(k);
+  }
+}
+
+void NodeCoverage::on_net(const NetEvent& e) { db_.hit("ni.net", to_string(e.action)); }
+
+void NodeCoverage::on_memwr(unsigned node, const MemWrEvent& e) {
+  (void)node;
+  const uint64_t n = e.bytes;
+  db_.hit("ni.mem.write", n < 16     ? "1-15"
+                          : n == 16  ? "16"
+                          : n < 64   ? "17-63"
+                          : n < 1024 ? "64-1023"
+                                     : "1024");
+}
+
+void NodeCoverage::on_rx_stall(bool rsp) {
+  db_.hit("ni.net", rsp ? "rsp-rx-stall" : "req-rx-stall");
+}
+
+void NodeCoverage::on_tx_full_stall() { db_.hit("ni.net", "tx-full-stall"); }
+
+void NodeCoverage::write(const std::string& path, const nlohmann::json& source) const {
+  nlohmann::json j;
+  j["format"] = "ni-fcov/1";
+  j["sources"] = nlohmann::json::array({source});
+  j["groups"] = db_.to_json();
+  std::ofstream out(path);
+  if (!out) throw std::runtime_error("cannot write coverage file " + path);
+  out << j.dump(1) << "\n";
+}
+
+}  // namespace sim
