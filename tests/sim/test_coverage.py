@@ -26,7 +26,9 @@ def main():
     with tempfile.TemporaryDirectory() as d:
         d = Path(d)
         runs = [["--seed", "3", "--transfers", "300", "--config", "sim/configs/heavy_illegal.json"],
-                ["--scenario", "vectors/cov_line1_rules.json"]]
+                ["--scenario", "vectors/cov_line1_rules.json"],
+                ["--seed", "2", "--transfers", "150", "--config", "sim/configs/cov_ni_small.json"],
+                ["--scenario", "vectors/ni_bad_pcrc_nack.json"]]
         files = []
         for i, args in enumerate(runs):
             f = d / f"run{i}.json"
@@ -45,13 +47,16 @@ def main():
             print(f"FAIL: coverage_report.py:\n{p.stdout}")
             return 1
         merged = bins(json.loads((out / "functional.json").read_text()))
-        bad = [k for k in merged if merged[k]["count"] != sum(x[k]["count"] for x in parts)]
+        bad = [k for k in merged if merged[k]["count"] != sum(x.get(k, {}).get("count", 0) for x in parts)]
         if bad:
             print(f"FAIL: merged counts are not the sums: {bad[:5]}")
             return 1
         must = [("mh.path", "ack-accepted"), ("s2.path", "issue-first-block"),
                 ("slverr.write", "line1-R8"), ("write.path", "pending-long-abandoned"),
-                ("status.transition", "BUSY->DONE"), ("desc.kind_size", "inline/2-16")]
+                ("status.transition", "BUSY->DONE"), ("desc.kind_size", "inline/2-16"),
+                # the full NI
+                ("ni.tx.kind", "data"), ("ni.rx.order", "overtaken"), ("ni.rx.ctrl", "before-data"),
+                ("ni.tx.align", "beats-16"), ("ni.rx.bad", "pcrc")]
         missing = [k for k in must if merged.get(k, {}).get("count", 0) == 0]
         if missing:
             print(f"FAIL: bins not hit: {missing}")

@@ -24,15 +24,9 @@ NodeCoverage::NodeCoverage() { declare(); }
 
 void NodeCoverage::declare() {
   db_.describe("ni.tx.kind", "packets put on the networks, by wire kind");
-  for (const char* k : kKinds) {
-    if (std::string(k) == "nack") {
-      db_.declare("ni.tx.kind", k,
-                  "a NACK needs a corrupted payload: vectors/ni_bad_pcrc_nack.json; random runs "
-                  "survive corruption only with retransmission (ICD 14), not implemented yet");
-    } else {
-      db_.declare("ni.tx.kind", k);
-    }
-  }
+  // NACKs and bad CRCs come from the vectors' injected packets (vectors/ni_*.json): random
+  // runs survive a corrupting network only with retransmission (ICD 14).
+  for (const char* k : kKinds) db_.declare("ni.tx.kind", k);
   db_.describe("ni.tx.npkts", "data packets by the packet count of their block");
   for (const char* b : {"1", "2-7", "8-31", "32-63", "64"}) db_.declare("ni.tx.npkts", b);
   db_.describe("ni.tx.len", "data packets by payload length");
@@ -59,14 +53,18 @@ void NodeCoverage::declare() {
               "more open blocks than RxContexts drop packets (counter 20), which only "
               "retransmission (ICD 14, not implemented yet) recovers");
   db_.describe("ni.rx.bad", "packets arriving with a bad CRC");
-  db_.declare("ni.rx.bad", "hcrc", "needs a corrupting network (network.corrupt_pct)");
-  db_.declare("ni.rx.bad", "pcrc", "needs a corrupting network (network.corrupt_pct)");
+  db_.declare("ni.rx.bad", "hcrc");
+  db_.declare("ni.rx.bad", "pcrc");
   db_.describe("ni.net", "network actions and back-pressure");
   for (const char* b : {"deliver", "dup", "tx-full-stall", "req-rx-stall", "rsp-rx-stall"}) {
     db_.declare("ni.net", b);
   }
-  db_.declare("ni.net", "drop", "needs a dropping network (network.drop_pct)");
-  db_.declare("ni.net", "corrupt", "needs a corrupting network (network.corrupt_pct)");
+  db_.declare("ni.net", "drop",
+              "a dropped or corrupted packet hangs its transfer until retransmission (ICD 14) "
+              "exists; a run that drops or corrupts cannot pass");
+  db_.declare("ni.net", "corrupt",
+              "a dropped or corrupted packet hangs its transfer until retransmission (ICD 14) "
+              "exists; a run that drops or corrupts cannot pass");
   db_.describe("ni.mem.write", "receive-side memory writes by strobed bytes");
   for (const char* b : {"1-15", "16", "17-63", "64-1023", "1024"}) db_.declare("ni.mem.write", b);
 }
