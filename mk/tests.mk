@@ -52,3 +52,7 @@ NODE_TB_OBJS := $(call obj_of,sim/core/sim_ctrl.cpp sim/agents/mem_model.cpp sim
 $(eval $(call CATCH_TB,tb_ni_node,$(wildcard tests/top/*.cpp),ni_node,$(NODE_TB_OBJS) $(REF_LIB)))
 $(tb_ni_node_OBJS): MODEL_INC += -DVM_TRACE=1 -DVM_TRACE_FST=1
 $(BUILD)/tests/tb_ni_node: LDLIBS += -lz
+
+# ---- harness agents alone (no verilated model): tests/agents/*.cpp -> build/tests/test_agents
+AGENTS_TB_OBJS := $(call obj_of,sim/agents/network.cpp sim/agents/e2e_scoreboard.cpp)
+$(eval $(call CATCH_TB,test_agents,$(wildcard tests/agents/*.cpp),,$(AGENTS_TB_OBJS) $(REF_LIB)))

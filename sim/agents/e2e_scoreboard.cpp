@@ -3,6 +3,7 @@
 
 #include <cinttypes>
 #include <cstdio>
+#include <iterator>
 
 namespace sim {
 
@@ -46,8 +47,9 @@ void E2eScoreboard::fail(uint64_t cycle, std::string what, std::string detail) {
 
 void E2eScoreboard::add_range(unsigned node, uint64_t a, uint64_t n, uint64_t id, bool notify) {
   auto& m = ranges_[node];
+  // The next range may not start inside [a, a+n), nor the previous one end after a.
   auto it = m.upper_bound(a);
-  if (it != m.end() && it->first < a + n) {
+  if ((it != m.end() && it->first < a + n) || (it != m.begin() && std::prev(it)->second.end > a)) {
     fail(0, "harness: destination ranges of two live transfers overlap at node " +
                 std::to_string(node) + " " + hex(a));
     return;

@@ -102,7 +102,7 @@ void Network::sample(uint64_t cycle) {
     if (!p.cur || !*rx_[i].valid || !*rx_[i].ready) continue;
     if (++p.beat == p.cur->pkt.beats.size()) {
       ++delivered_to_[i];
-      if (queued_[i] != 0) --queued_[i];
+      if (p.cur->routed) --queued_[i];
       ++counts_.delivered;
       emit(p.cur->head, NetEvent::Action::Deliver, cycle);
       if (on_rx) on_rx(unsigned(i), p.cur->pkt, cycle);
@@ -177,6 +177,7 @@ void Network::route(unsigned from, ni::WirePacket p, uint64_t cycle) {
     f.pkt = p;
     f.from = from;
     f.head = ev;
+    f.routed = true;
     if (corrupt && c == 0) {
       // One random bit of one random beat (the first copy only: a duplicate is a second,
       // independent transmission).

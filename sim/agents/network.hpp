@@ -96,7 +96,8 @@ class Network : public Component {
   struct Flight {
     ni::WirePacket pkt;
     unsigned from = 0;
-    NetEvent head;  // kind/tid/seq/from/to of the packet as sent
+    NetEvent head;        // kind/tid/seq/from/to of the packet as sent
+    bool routed = false;  // counted in queued_ (injected packets are not)
   };
   struct RxPort {
     std::map<std::pair<uint64_t, uint64_t>, Flight> q;  // (ready cycle, order) -> packet
