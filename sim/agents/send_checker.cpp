@@ -16,7 +16,7 @@ void SendUnitChecker::on_tx(const ni::WirePacket& p, uint64_t cycle) {
   if (bad.empty() || !errors_.empty()) return;
   CheckFailure f;
   f.cycle = cycle;
-  f.what = name() + ": req_tx packet differs from the send-unit model: " + bad.front();
+  f.what = "req_tx packet differs from the send-unit model: " + bad.front();
   for (const std::string& b : bad) f.detail += "  " + b + "\n";
   errors_.push_back(std::move(f));
 }
@@ -24,8 +24,7 @@ void SendUnitChecker::on_tx(const ni::WirePacket& p, uint64_t cycle) {
 std::vector<std::string> SendUnitChecker::final_check(uint64_t cycle) {
   std::vector<std::string> p;
   if (!chk_.idle()) {
-    p.push_back(name() + ": " + std::to_string(chk_.pending()) +
-                " predicted packet(s) never left req_tx");
+    p.push_back(std::to_string(chk_.pending()) + " predicted packet(s) never left req_tx");
     if (errors_.empty()) errors_.push_back(CheckFailure{cycle, p.back(), ""});
   }
   return p;
