@@ -8,6 +8,7 @@
 #   mk/sim.mk       build/ni_sim and the benchmarks
 #   mk/lint.mk      Verilator, slang, FuseSoC and clang-format checks
 #   mk/flows.mk     regressions, synthesis, coverage, mutants, formal, waves
+#   mk/formal.mk    formal proofs (SymbiYosys): make formal, make formal-mutants
 #
 # Knobs: V=1 (echo commands), TRACE=1 (--trace-fst), COVERAGE=1 (--coverage), JOBS=N.
 # Test knobs (read by the test binaries): LOCKSTEP_CYCLES, LOCKSTEP_SEED.
@@ -19,6 +20,7 @@ include mk/tests.mk
 include mk/sim.mk
 include mk/lint.mk
 include mk/flows.mk
+include mk/formal.mk
 include mk/slurm.mk
 
 -include $(CPP_OBJS:.o=.d)

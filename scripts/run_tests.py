@@ -108,10 +108,18 @@ def _vectors() -> list[Command]:
             for v in sorted(glob.glob(str(ROOT / "vectors" / "*.json")))]
 
 
+def _formal() -> list[Command]:
+    """Every formal proof in tests/formal/ (scripts/formal.py: its k-induction and its covers)
+    is one test; -j 1, the test runner already runs two tests at a time."""
+    return [Command(f"formal {p.stem}", [PY, "scripts/formal.py", "-j", "1", p.stem])
+            for p in sorted((ROOT / "tests" / "formal").glob("*.sby"))]
+
+
 # (name, command) entries: add new command tests here.
 COMMANDS: list[Command] = [
     Command("lint", MAKE + ["lint"]),
     Command("fusesoc-lint", MAKE + ["fusesoc-lint"]),
+    *_formal(),
     *[_sim_run(n, s, c) for n, s, c in SIM_RUNS],
     *[_ni_run(*r) for r in NI_RUNS],
     Command("sim record/replay identity", [PY, "tests/sim/test_replay.py"]),
