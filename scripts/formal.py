@@ -18,8 +18,9 @@ line `N passed, N failed`. Exit status 0 only when every proof passed.
 
 --mutate: the mutation check. For each proof, one deliberate one-line bug (MUTANTS below) is
 written into a scratch copy of the RTL file under proof (build/formal/mutants/<mutant>/), and
-the proof's `prove` task is run against it: it must FAIL. Exit status 0 only when every
-mutant was killed.
+the proof's `prove` task is run against it with a deeper base case: it must FAIL with a
+counterexample (KILLED); a pass is SURVIVED, anything else (a tool error, a timeout, an
+induction-only failure) ERROR. Exit status 0 only when every mutant was killed.
 
 usage: formal.py [-j N] [--timeout S] [--list] [--mutate] [--build DIR] [NAME ...]
 """
@@ -301,7 +302,8 @@ def run_mutants(names: list[str], jobs: int, timeout: float, build: Path) -> int
         log = (r.workdir.parent / f"{r.workdir.name}.log").read_text(errors="replace")
         failed_asserts = sorted(set(re.findall(r"Assert failed in (.*)", log)))
         what = "; ".join(a.strip() for a in failed_asserts) or "; ".join(r.reasons) or "-"
-        print(f"{'KILLED' if killed else 'SURVIVED'}  {m.name} ({m.proof}, {m.file}): {m.bug} -> "
+        verdict = "KILLED" if killed else "SURVIVED" if r.status == "PASS" else "ERROR"
+        print(f"{verdict}  {m.name} ({m.proof}, {m.file}): {m.bug} -> "
               f"{r.status}: {what}  [{r.seconds:.1f} s]")
     print(f"formal --mutate: {len(results) - survived} of {len(results)} mutants killed "
           f"in {time.monotonic() - t_start:.1f} s")
