@@ -193,73 +193,27 @@ nlohmann::json report_json(const sim::Testbench& tbc, const sim::RunResult& r,
   return j;
 }
 
-#ifndef NI_SIM_QOS_ONLY
-// ni_sim --nodes N: N ni_nodes on the network model (ICD 15).
-int run_nodes(const Cli& cli, const sim::SimConfig& cfg, const sim::Scenario* scenario) {
-  sim::NodeSystem::Options opt;
-  opt.cfg = cfg;
-  opt.scenario = scenario;
-  opt.record_path = cli.record;
-  opt.coverage_path = cli.coverage;
-  opt.log_path = cli.log;
-  opt.progress = !cli.quiet && isatty(STDERR_FILENO);
-  if (!cli.trace.empty() && !cli.have_trace_window) opt.trace_path = cli.trace;
-  sim::RunResult r;
-  nlohmann::json report;
-  try {
-    sim::NodeSystem sys(opt);
-    r = sys.run();
-    report = sys.report(r);
-    if (!cli.coverage.empty()) {
-      sys.write_coverage(cli.coverage, {{"seed", cfg.seed},
-                                        {"config", cli.config},
-                                        {"scenario", cli.scenario},
-                                        {"nodes", cfg.nodes},
-                                        {"transfers", report["transfers"]},
-                                        {"cycles", r.cycles},
-                                        {"passed", r.passed}});
-    }
-#if VM_COVERAGE
-    if (!cli.code_coverage.empty()) sys.context().coveragep()->write(cli.code_coverage.c_str());
-#endif
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "ni_sim: error: %s\n", e.what());
-    return 2;
-  }
-  if (!cli.report.empty()) {
-    std::ofstream out(cli.report);
-    out << report.dump(2) << "\n";
-  }
-  if (r.passed) {
-    if (!cli.quiet) {
-      std::printf("PASS seed %" PRIu64 ", %u nodes: %" PRIu64 " transfers (%" PRIu64
-                  " DONE, %" PRIu64 " ERROR), %" PRIu64 " blocks, %" PRIu64
-                  " request packets, %" PRIu64 " bytes delivered (%.2f bytes/cycle); %" PRIu64
-                  " cycles in %.1f s (%.0f cycles/s)\n",
-                  cfg.seed, cfg.nodes, report["transfers"].get<uint64_t>(),
-                  report["completed"].get<uint64_t>(), report["errors"].get<uint64_t>(),
-                  report["blocks"].get<uint64_t>(), report["packets"].get<uint64_t>(),
-                  report["bytes_delivered"].get<uint64_t>(),
-                  report["goodput_bytes_per_cycle"].get<double>(), r.cycles, r.wall_seconds,
-                  report["cycles_per_second"].get<double>());
-    }
-    return 0;
-  }
+// The end of a failed run, for either system (sim::Testbench, sim::NodeSystem): the first
+// failure and its reproduce command, then on request the shrunk scenario and the trace
+// window (a deterministic rerun from reset, dumping only the cycles before the failure).
+template <class System>
+int report_failure(const Cli& cli, const sim::SimConfig& cfg, const sim::RunResult& r,
+                   typename System::Options opt, const sim::Scenario* scenario) {
   const uint64_t window = cli.have_trace_window ? cli.trace_window : 2000;
   std::printf("FAIL seed %" PRIu64 " at cycle %" PRIu64 ": %s\n", cfg.seed, r.fail_cycle,
               r.failure.c_str());
   if (!r.detail.empty()) std::printf("%s", r.detail.c_str());
   std::printf("reproduce: %s\n", reproduce_command(cli, cfg, window).c_str());
+  opt.record_path.clear();
+  opt.log_path.clear();
+  opt.progress = false;
   if (!cli.shrink.empty() && scenario != nullptr) {
     const std::string sig = sim::failure_signature(r.failure);
-    sim::NodeSystem::Options sopt = opt;
-    sopt.log_path.clear();
-    sopt.record_path.clear();
+    typename System::Options sopt = opt;
     sopt.trace_path.clear();
-    sopt.progress = false;
     auto fails = [&](const sim::Scenario& cand) -> std::string {
       sopt.scenario = &cand;
-      sim::NodeSystem sys(sopt);
+      System sys(sopt);
       const sim::RunResult rr = sys.run();
       return rr.passed ? std::string() : rr.failure;
     };
@@ -278,13 +232,10 @@ int run_nodes(const Cli& cli, const sim::SimConfig& cfg, const sim::Scenario* sc
   if (cli.have_trace_window && !r.timeout && !r.interrupted) {
     const std::string path = cli.trace.empty() ? "build/fail.fst" : cli.trace;
     opt.trace_path = path;
-    opt.record_path.clear();
     opt.trace_from = r.fail_cycle > window ? r.fail_cycle - window : 0;
-    opt.log_path.clear();
-    opt.progress = false;
     opt.cfg.max_cycles = r.fail_cycle + 2;
     try {
-      sim::NodeSystem sys(opt);
+      System sys(opt);
       sys.run();
     } catch (const std::exception& e) {
       std::fprintf(stderr, "ni_sim: trace rerun failed: %s\n", e.what());
@@ -293,6 +244,67 @@ int run_nodes(const Cli& cli, const sim::SimConfig& cfg, const sim::Scenario* sc
                 r.fail_cycle);
   }
   return 1;
+}
+
+nlohmann::json coverage_source(const Cli& cli, const sim::SimConfig& cfg,
+                               const nlohmann::json& report, const sim::RunResult& r) {
+  nlohmann::json s = {{"seed", cfg.seed},         {"config", cli.config},
+                      {"scenario", cli.scenario}, {"transfers", report["transfers"]},
+                      {"cycles", r.cycles},       {"passed", r.passed}};
+  if (cfg.nodes != 0) s["nodes"] = cfg.nodes;
+  return s;
+}
+
+void write_report(const Cli& cli, const nlohmann::json& report) {
+  if (cli.report.empty()) return;
+  std::ofstream out(cli.report);
+  out << report.dump(2) << "\n";
+}
+
+#ifndef NI_SIM_QOS_ONLY
+// ni_sim --nodes N: N ni_nodes on the network model (ICD 15).
+int run_nodes(const Cli& cli, const sim::SimConfig& cfg, const sim::Scenario* scenario) {
+  sim::NodeSystem::Options opt;
+  opt.cfg = cfg;
+  opt.scenario = scenario;
+  opt.record_path = cli.record;
+  opt.coverage_path = cli.coverage;
+  opt.log_path = cli.log;
+  opt.progress = !cli.quiet && isatty(STDERR_FILENO);
+  if (!cli.trace.empty() && !cli.have_trace_window) opt.trace_path = cli.trace;
+  sim::RunResult r;
+  nlohmann::json report;
+  try {
+    sim::NodeSystem sys(opt);
+    r = sys.run();
+    report = sys.report(r);
+    if (!cli.coverage.empty()) {
+      sys.write_coverage(cli.coverage, coverage_source(cli, cfg, report, r));
+    }
+#if VM_COVERAGE
+    if (!cli.code_coverage.empty()) sys.context().coveragep()->write(cli.code_coverage.c_str());
+#endif
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "ni_sim: error: %s\n", e.what());
+    return 2;
+  }
+  write_report(cli, report);
+  if (r.passed) {
+    if (!cli.quiet) {
+      std::printf("PASS seed %" PRIu64 ", %u nodes: %" PRIu64 " transfers (%" PRIu64
+                  " DONE, %" PRIu64 " ERROR), %" PRIu64 " blocks, %" PRIu64
+                  " request packets, %" PRIu64 " bytes delivered (%.2f bytes/cycle); %" PRIu64
+                  " cycles in %.1f s (%.0f cycles/s)\n",
+                  cfg.seed, cfg.nodes, report["transfers"].get<uint64_t>(),
+                  report["completed"].get<uint64_t>(), report["errors"].get<uint64_t>(),
+                  report["blocks"].get<uint64_t>(), report["packets"].get<uint64_t>(),
+                  report["bytes_delivered"].get<uint64_t>(),
+                  report["goodput_bytes_per_cycle"].get<double>(), r.cycles, r.wall_seconds,
+                  report["cycles_per_second"].get<double>());
+    }
+    return 0;
+  }
+  return report_failure<sim::NodeSystem>(cli, cfg, r, opt, scenario);
 }
 #endif
 
@@ -364,12 +376,7 @@ int main(int argc, char** argv) {
     r = tb.run();
     report = report_json(tb, r, cfg);
     if (fcov) {
-      fcov->write(cli.coverage, {{"seed", cfg.seed},
-                                 {"config", cli.config},
-                                 {"scenario", cli.scenario},
-                                 {"transfers", report["transfers"]},
-                                 {"cycles", r.cycles},
-                                 {"passed", r.passed}});
+      fcov->write(cli.coverage, coverage_source(cli, cfg, report, r));
     }
 #if VM_COVERAGE
     if (!cli.code_coverage.empty()) tb.context().coveragep()->write(cli.code_coverage.c_str());
@@ -379,10 +386,7 @@ int main(int argc, char** argv) {
     return 2;
   }
 
-  if (!cli.report.empty()) {
-    std::ofstream out(cli.report);
-    out << report.dump(2) << "\n";
-  }
+  write_report(cli, report);
 
   if (r.passed) {
     if (!cli.quiet) {
@@ -401,54 +405,6 @@ int main(int argc, char** argv) {
     return 0;
   }
 
-  const uint64_t window = cli.have_trace_window ? cli.trace_window : 2000;
-  std::printf("FAIL seed %" PRIu64 " at cycle %" PRIu64 ": %s\n", cfg.seed, r.fail_cycle,
-              r.failure.c_str());
-  if (!r.detail.empty()) std::printf("%s", r.detail.c_str());
-  std::printf("reproduce: %s\n", reproduce_command(cli, cfg, window).c_str());
-
-  if (!cli.shrink.empty()) {
-    const std::string sig = sim::failure_signature(r.failure);
-    sim::Testbench::Options sopt = opt;
-    sopt.log_path.clear();
-    sopt.record_path.clear();
-    sopt.trace_path.clear();
-    sopt.progress = false;
-    auto fails = [&](const sim::Scenario& cand) -> std::string {
-      sopt.scenario = &cand;
-      sim::Testbench tb(sopt);
-      const sim::RunResult rr = tb.run();
-      return rr.passed ? std::string() : rr.failure;
-    };
-    auto progress = [&](const std::string& m) {
-      if (!cli.quiet) std::fprintf(stderr, "[shrink] %s\n", m.c_str());
-    };
-    const sim::ShrinkResult sr = sim::shrink_scenario(scenario, sig, fails, 2000, progress);
-    sim::save_scenario(
-        sr.scenario, cli.shrink,
-        "shrunk from " + cli.scenario + " (" + std::to_string(scenario.events.size()) + " -> " +
-            std::to_string(sr.scenario.events.size()) + " events); first failure: " + r.failure);
-    std::printf("shrink: %zu -> %zu events in %zu runs%s, written to %s\n", scenario.events.size(),
-                sr.scenario.events.size(), sr.runs, sr.hit_limit ? " (run limit reached)" : "",
-                cli.shrink.c_str());
-  }
-
-  if (cli.have_trace_window && !r.timeout && !r.interrupted) {
-    // Deterministic rerun from reset with tracing enabled near the failure.
-    const std::string path = cli.trace.empty() ? "build/fail.fst" : cli.trace;
-    opt.trace_path = path;
-    opt.trace_from = r.fail_cycle > window ? r.fail_cycle - window : 0;
-    opt.log_path.clear();
-    opt.progress = false;
-    opt.cfg.max_cycles = r.fail_cycle + 2;
-    try {
-      sim::Testbench tb(opt);
-      tb.run();
-    } catch (const std::exception& e) {
-      std::fprintf(stderr, "ni_sim: trace rerun failed: %s\n", e.what());
-    }
-    std::printf("trace: %s holds cycles %" PRIu64 "..%" PRIu64 "\n", path.c_str(), opt.trace_from,
-                r.fail_cycle);
-  }
-  return 1;
+  return report_failure<sim::Testbench>(cli, cfg, r, opt,
+                                        cli.scenario.empty() ? nullptr : &scenario);
 }

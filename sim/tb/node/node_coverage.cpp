@@ -1,9 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "sim/tb/node/node_coverage.hpp"
 
-#include <fstream>
-#include <stdexcept>
-
 namespace sim {
 
 namespace {
@@ -149,13 +146,7 @@ void NodeCoverage::on_rx_stall(bool rsp) {
 void NodeCoverage::on_tx_full_stall() { db_.hit("ni.net", "tx-full-stall"); }
 
 void NodeCoverage::write(const std::string& path, const nlohmann::json& source) const {
-  nlohmann::json j;
-  j["format"] = "ni-fcov/1";
-  j["sources"] = nlohmann::json::array({source});
-  j["groups"] = db_.to_json();
-  std::ofstream out(path);
-  if (!out) throw std::runtime_error("cannot write coverage file " + path);
-  out << j.dump(1) << "\n";
+  write_coverage_file(path, db_, source);
 }
 
 }  // namespace sim

@@ -364,14 +364,19 @@ void FunctionalCoverage::attach(Testbench& tb) {
   tb.model().set_observer(this);
 }
 
-void FunctionalCoverage::write(const std::string& path, const nlohmann::json& source) const {
+void write_coverage_file(const std::string& path, const CoverageDb& db,
+                         const nlohmann::json& source) {
   nlohmann::json j;
   j["format"] = "ni-fcov/1";
   j["sources"] = nlohmann::json::array({source});
-  j["groups"] = db_.to_json();
+  j["groups"] = db.to_json();
   std::ofstream out(path);
   if (!out) throw std::runtime_error("cannot write coverage file " + path);
   out << j.dump(1) << "\n";
+}
+
+void FunctionalCoverage::write(const std::string& path, const nlohmann::json& source) const {
+  write_coverage_file(path, db_, source);
 }
 
 // ---------------------------------------------------------------------------------------------

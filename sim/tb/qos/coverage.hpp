@@ -52,6 +52,10 @@ class CoverageDb {
   std::unordered_map<std::string, std::size_t> by_name_;
 };
 
+// Writes `db` as a coverage file ("ni-fcov/1"); `source` says which run it comes from.
+void write_coverage_file(const std::string& path, const CoverageDb& db,
+                         const nlohmann::json& source);
+
 class FunctionalCoverage : public Listener, public ni::ModelObserver {
  public:
   explicit FunctionalCoverage(const ni::EngineModel& model);
