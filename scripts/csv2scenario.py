@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-"""Turn a CSV capture of the QoS engine's top-level ports into a scenario (ni-scenario/1).
+"""Turn a CSV capture of the QoS engine's, or one ni_node's, top-level ports into a scenario.
 
 The CSV is what a logic analyzer exports (and what `ni_sim --capture` writes):
   * a header row of signal names; buses may carry their range ("s_axi_awaddr_i[31:0]");
@@ -21,7 +21,15 @@ Required columns: s_axi_aw{valid,ready,addr,len,size,burst}, s_axi_w{valid,ready
 s_axi_ar{valid,ready,addr,len,size,burst}, rsp_valid_i, rsp_ready_o, rsp_i (or rsp_tid/rsp_seq/
 rsp_nack), blk_ready_i, pkt_ready_i. Optional: s_axi_awid/arid (default 0), rst_ni.
 
-Usage: csv2scenario.py CAPTURE.csv OUT.json [--description TEXT]
+A capture of one ni_node (ICD 10; `ni_sim --nodes N --capture FILE --capture-node K` writes
+one) has network columns instead of the engine's rsp/blk/pkt ones: req_rx_{valid,ready,last,
+data}_i/o and rsp_rx_{valid,ready,data}_i/o (required), the tx streams (ignored). Every packet
+that entered the node (a handshake per beat, up to `last`) becomes a "packet" event into its
+req_rx or rsp_rx, the CPU port's transactions write/read events, all for node --node K, and
+the scenario's config runs --nodes N (default K+1) open-loop: "network": {"drop_pct": 100}, so
+what the node sends leaves the simulation and only the captured traffic enters it.
+
+Usage: csv2scenario.py CAPTURE.csv OUT.json [--description TEXT] [--node K] [--nodes N]
 """
 import argparse
 import csv
@@ -36,7 +44,11 @@ REQUIRED = ["s_axi_awvalid_i", "s_axi_awready_o", "s_axi_awaddr_i", "s_axi_awlen
             "s_axi_awburst_i", "s_axi_wvalid_i", "s_axi_wready_o", "s_axi_wdata_i", "s_axi_wstrb_i",
             "s_axi_wlast_i", "s_axi_arvalid_i", "s_axi_arready_o", "s_axi_araddr_i", "s_axi_arlen_i",
             "s_axi_arsize_i", "s_axi_arburst_i", "rsp_valid_i", "rsp_ready_o", "blk_ready_i", "pkt_ready_i"]
-KNOWN = REQUIRED + ["s_axi_awid_i", "s_axi_arid_i", "rst_ni", "rsp_i", "rsp_tid", "rsp_seq", "rsp_nack"]
+NET = ["req_rx_valid_i", "req_rx_ready_o", "req_rx_last_i", "req_rx_data_i", "rsp_rx_valid_i",
+       "rsp_rx_ready_o", "rsp_rx_data_i"]
+REQUIRED_NODE = REQUIRED[:17] + NET
+KNOWN = REQUIRED + NET + ["s_axi_awid_i", "s_axi_arid_i", "rst_ni", "rsp_i", "rsp_tid", "rsp_seq",
+                          "rsp_nack"]
 
 
 class CaptureError(Exception):
@@ -100,8 +112,10 @@ def load(path):
                 radix[i] = RADIXES[r]
         data = data[1:]
         first_line = 3
-    missing = [c for c in REQUIRED if c not in cols]
-    if "rsp_i" not in cols and not all(c in cols for c in ("rsp_tid", "rsp_seq", "rsp_nack")):
+    node_mode = "req_rx_valid_i" in cols
+    missing = [c for c in (REQUIRED_NODE if node_mode else REQUIRED) if c not in cols]
+    if not node_mode and "rsp_i" not in cols and \
+            not all(c in cols for c in ("rsp_tid", "rsp_seq", "rsp_nack")):
         missing.append("rsp_i (or rsp_tid, rsp_seq, rsp_nack)")
     if missing:
         raise CaptureError(f"{path}: missing column(s): {', '.join(missing)}")
@@ -114,7 +128,7 @@ def load(path):
     return out
 
 
-def convert(rows, description):
+def convert(rows, description, node=0, nodes=None):
     if "rst_ni" in rows[0]:
         start = next((i for i, r in enumerate(rows) if r["rst_ni"]), None)
         if start is None:
@@ -124,7 +138,25 @@ def convert(rows, description):
     aws, beats, writes = [], [], []
     since = {}  # channel -> cycle its valid rose
     runs = {"blk": None, "pkt": None}
+    node_mode = "req_rx_valid_i" in rows[0]
+    pkt = {"req": None, "rsp": None}  # packet being received: [at, beats]
     for c, r in enumerate(rows):
+        if node_mode:
+            for net in ("req", "rsp"):
+                v, rdy = r[f"{net}_rx_valid_i"], r[f"{net}_rx_ready_o"]
+                if v and f"{net}_rx" not in since:
+                    since[f"{net}_rx"] = c
+                if v and rdy:
+                    if pkt[net] is None:
+                        pkt[net] = [since.get(f"{net}_rx", c), []]
+                    pkt[net][1].append("0x%0128x" % r[f"{net}_rx_data_i"])
+                    since.pop(f"{net}_rx", None)
+                    if net == "rsp" or r["req_rx_last_i"]:
+                        events.append({"at": pkt[net][0], "op": "packet", "node": node,
+                                       "port": f"{net}_rx", "beats": pkt[net][1]})
+                        pkt[net] = None
+                elif not v:
+                    since.pop(f"{net}_rx", None)
         if r["s_axi_awvalid_i"] and "aw" not in since:
             since["aw"] = c
         if r["s_axi_awvalid_i"] and r["s_axi_awready_o"]:
@@ -152,6 +184,8 @@ def convert(rows, description):
             events.append(ev)
         elif not r["s_axi_arvalid_i"]:
             since.pop("ar", None)
+        if node_mode:
+            continue
         if r["rsp_valid_i"] and "rsp" not in since:
             since["rsp"] = c
         if r["rsp_valid_i"] and r["rsp_ready_o"]:
@@ -189,10 +223,16 @@ def convert(rows, description):
         if aw["id"]:
             ev["id"] = aw["id"]
         events.append(ev)
-    order = {"write": 0, "read": 1, "ack": 2, "stall": 3}
+    order = {"write": 0, "read": 1, "ack": 2, "stall": 3, "packet": 4}
+    if node_mode:
+        for e in events:
+            e["node"] = node
     events.sort(key=lambda e: (e["at"], order[e["op"]]))
-    return {"format": "ni-scenario/1", "description": description,
-            "config": {"responder": {"mode": "script"}}, "events": events}
+    config = {"responder": {"mode": "script"}}
+    if node_mode:
+        config = {"nodes": nodes if nodes else node + 1, "network": {"drop_pct": 100}}
+    return {"format": "ni-scenario/1", "description": description, "config": config,
+            "events": events}
 
 
 def main():
@@ -200,10 +240,16 @@ def main():
     ap.add_argument("capture")
     ap.add_argument("out")
     ap.add_argument("--description", default=None)
+    ap.add_argument("--node", type=int, default=0, help="ni_node captures: the node it was (default 0)")
+    ap.add_argument("--nodes", type=int, default=None,
+                    help="ni_node captures: nodes of the replay (default node+1)")
     a = ap.parse_args()
+    if a.nodes is not None and a.node >= a.nodes:
+        print(f"csv2scenario: error: --node {a.node} does not exist with --nodes {a.nodes}", file=sys.stderr)
+        return 2
     try:
         rows = load(a.capture)
-        sc = convert(rows, a.description or f"imported from the capture {a.capture}")
+        sc = convert(rows, a.description or f"imported from the capture {a.capture}", a.node, a.nodes)
     except (CaptureError, OSError) as e:
         print(f"csv2scenario: error: {e}", file=sys.stderr)
         return 2

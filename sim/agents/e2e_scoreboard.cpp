@@ -190,7 +190,7 @@ void E2eScoreboard::on_finish(unsigned src, unsigned xfer, bool error, uint64_t 
     }
   } else {
     ++stats_[src].done;
-    check_done(x, cycle);
+    if (check_data_) check_done(x, cycle);
   }
   // Forget the transfer and its lines: they are never written again by a live transfer.
   const uint64_t dst = d.dst & kMask48;

@@ -6,7 +6,9 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
+#include "sim/core/capture.hpp"
 #include "sim/core/dut.hpp"
 #include "sim/core/ports.hpp"
 
@@ -39,6 +41,9 @@ class NiNodeDut : public Dut {
   NiNodeDut& operator=(const NiNodeDut&) = delete;
 
   const NiNodePorts& ports() const { return ports_; }
+  // The top-level ports a probe on one NI sees (CPU port, the four network streams), as
+  // capture columns (README "Hardware captures").
+  std::vector<CaptureSignal> capture_columns() const;
 
   void set_clk(bool high) override;
   void set_rst_n(bool high) override;

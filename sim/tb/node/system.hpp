@@ -33,6 +33,8 @@ class NodeSystem {
     uint64_t trace_from = 0;             // first traced cycle
     bool progress = false;               // progress line on stderr
     std::string coverage_path;           // --coverage: functional coverage of the full NI
+    std::string capture_path;            // --capture: CSV of one node's top-level ports
+    unsigned capture_node = 0;           // --capture-node
   };
 
   explicit NodeSystem(Options opt);
