@@ -27,8 +27,8 @@ include mk/slurm.mk
 
 .PHONY: all deps sim test clean distclean help
 
-## all: build every library, test binary, build/ni_sim and the benchmark binary
-all: $(REF_LIB) $(TEST_BINS) $(SIM_BIN) $(BENCH_BIN)
+## all: build every library, test binary, build/ni_sim and the benchmark binaries
+all: $(REF_LIB) $(TEST_BINS) $(SIM_BIN) $(BENCH_BIN) $(UNIT_BENCH_BIN)
 
 ## deps: install missing Debian packages and the Python venv (.venv); fast when all present
 deps:

@@ -39,7 +39,7 @@ mutants: | deps
 
 ## bench: benchmarks -> bench/results.json, bench/latency.png, bench/throughput.png: cycle
 ##        figures, the thesis's figures 4.4-4.6, simulator speed (scripts/bench.py; BENCH_ARGS)
-bench: $(BENCH_BIN) $(SIM_BIN) $(THREADS2_BIN) | deps
+bench: $(BENCH_BIN) $(UNIT_BENCH_BIN) $(SIM_BIN) $(THREADS2_BIN) | deps
 	$(Q)$(PYTHON) scripts/bench.py $(BENCH_ARGS)
 
 ## wave: open the last failure's waveform in GTKWave with its save file (FST=build/fail.fst;

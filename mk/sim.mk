@@ -80,6 +80,22 @@ $(BENCH_BIN): $(BENCH_OBJS) $(call obj_of,$(SIM_LIB_SRCS)) $(REF_LIB) \
 	@mkdir -p $(@D)
 	$(Q)$(CXX) $(LDFLAGS) -o $@ $(filter %.o %.a,$^) $(LDLIBS) -lz
 
+# ni_unit_bench: the unit throughput benchmarks (bench/units/*.cpp): the send unit alone on
+# the send_unit model and the receive unit in one ni_node, on the memory model and the golden
+# models (the models of mk/tests.mk; the harness objects of the unit tests). Only `make bench`
+# builds it.
+UNIT_BENCH_SRCS := $(wildcard bench/units/*.cpp)
+UNIT_BENCH_BIN  := $(BUILD)/bench/ni_unit_bench
+UNIT_BENCH_OBJS := $(call obj_of,$(UNIT_BENCH_SRCS))
+CPP_OBJS        += $(UNIT_BENCH_OBJS)
+$(UNIT_BENCH_OBJS): MODEL_INC := $(call sim_model_inc,send_unit ni_node)
+$(UNIT_BENCH_OBJS): $(call sim_model_dep,send_unit ni_node)
+$(UNIT_BENCH_BIN): $(UNIT_BENCH_OBJS) $(call obj_of,sim/core/sim_ctrl.cpp sim/agents/mem_model.cpp) \
+    $(REF_LIB) $(call sim_model_lib,send_unit ni_node) $(BUILD)/ldflags
+	@echo "LINK     $@"
+	@mkdir -p $(@D)
+	$(Q)$(CXX) $(LDFLAGS) -o $@ $(filter %.o %.a,$^) $(LDLIBS) -lz
+
 $(eval $(call VERILATED_MODEL,qos_engine_threads2,$(QOS_TOP),$(QOS_FILES),--threads 2 $(SIM_TRACE),Vqos_engine))
 THREADS2_BIN  := $(BUILD)/bench/ni_sim_threads2
 THREADS2_OBJS := $(patsubst %.cpp,$(BUILD)/bench/obj-threads2/%.o,$(SIM_SRCS))

@@ -13,6 +13,13 @@ bench/throughput.png (the published numbers, committed; README "Performance" sho
      on a model verilated with --threads 2 (build/bench/ni_sim_threads2), against the
      single-threaded model on the same (shorter) run; and, when valgrind is installed, the
      same split in instructions (callgrind; deterministic, whatever the machine's load).
+  4. Unit throughput (issues 12, 13): `build/bench/ni_unit_bench send` (the send unit alone:
+     cycles per 1 KiB packet, back-to-back blocks, source alignments 0/1/31/63, read latency
+     1/64/128/random) and `ni_unit_bench recv` (the receive unit in one ni_node: beats per
+     cycle on req_rx at write latency 1/64/128/random; req_rx with rsp_tx held off).
+  5. Full-NI simulator speed: build/ni_sim --nodes 1/2/4 on sim/configs/regress_ni.json
+     (--node-transfers transfers, best of --repeat runs unless a run is slow) and, with
+     valgrind, the instructions in the verilated ni_nodes vs the harness (--nodes 2).
 
 Every run is checked by the golden model; the bench fails (exit 1) when a run fails its
 checks. It never fails on wall time: the speed figures are reported, with the machine's load.
@@ -20,7 +27,9 @@ Options: --repeat N (timed regression runs, best taken; default 3), --transfers 
 100000), --threads-transfers N (the --threads 2 comparison's run, default 2000),
 --callgrind-transfers N (the instruction-count run, default 2000; needs valgrind), --quick
 (small curve budget, one timed run: for trying the script, not for publishing), --out DIR
-(default bench/), --replot (only redraw the plots from DIR/results.json).
+(default bench/), --replot (only redraw the plots from DIR/results.json), --node-transfers N
+(the full-NI speed runs, default 300), --node-callgrind-transfers N (default 10), --units-only
+(only 4 and 5, merged into the existing DIR/results.json, its other keys kept).
 """
 
 from __future__ import annotations
@@ -40,7 +49,9 @@ ROOT = Path(__file__).resolve().parent.parent
 NI_BENCH = ROOT / "build" / "bench" / "ni_bench"
 NI_SIM = ROOT / "build" / "ni_sim"
 NI_SIM_T2 = ROOT / "build" / "bench" / "ni_sim_threads2"
+NI_UNIT_BENCH = ROOT / "build" / "bench" / "ni_unit_bench"
 REGRESS_CONFIG = "sim/configs/regress.json"
+REGRESS_NI_CONFIG = "sim/configs/regress_ni.json"
 
 CLOCK_MHZ = 150.0
 LINE_RATE_GBPS = 16.0 / 18.0 * 512 * CLOCK_MHZ / 1000.0  # 68.27 Gbps
@@ -84,15 +95,16 @@ def run_json(argv: list[str], what: str) -> dict:
         return json.loads(out.read_text())
 
 
-def regress(binary: Path, transfers: int, repeat: int, what: str, slow_s: float = 1e9) -> dict:
-    """The regression of `make regress`, `repeat` times (fewer when a run takes over `slow_s`
-    seconds); the fastest run's report."""
+def regress(binary: Path, transfers: int, repeat: int, what: str, slow_s: float = 1e9,
+            config: str = REGRESS_CONFIG, extra: tuple = ()) -> dict:
+    """The regression of `make regress` (or `config`), `repeat` times (fewer when a run takes
+    over `slow_s` seconds); the fastest run's report."""
     best = None
     with tempfile.TemporaryDirectory() as d:
         rep = Path(d) / "report.json"
         for i in range(repeat):
             run([str(binary), "--quiet", "--seed", "1", "--transfers", str(transfers), "--config",
-                 REGRESS_CONFIG, "--report", str(rep)], f"{what} ({i + 1}/{repeat})")
+                 config, *extra, "--report", str(rep)], f"{what} ({i + 1}/{repeat})")
             r = json.loads(rep.read_text())
             if not r.get("passed"):
                 raise BenchFailure(f"{what}: the regression failed: {r.get('failure')}")
@@ -127,6 +139,71 @@ def instruction_share(transfers: int) -> dict | None:
     model = count(r"\S*Vqos_engine::eval_step\(\)")
     return {"transfers": transfers, "instructions": total, "model_instructions": model,
             "model_instruction_share": model / total, "harness_instruction_share": 1 - model / total}
+
+
+def node_speed(transfers: int, repeat: int) -> dict:
+    """Wall-clock speed of the full NI: build/ni_sim --nodes 1, 2, 4 on the regress_ni
+    configuration (a run over 10 s is not repeated)."""
+    runs = []
+    for n in (1, 2, 4):
+        r = regress(NI_SIM, transfers, repeat, f"full NI, --nodes {n}", slow_s=10,
+                    config=REGRESS_NI_CONFIG, extra=("--nodes", str(n)))
+        cps = r["cycles"] / r["wall_seconds"]
+        runs.append({"nodes": n, "transfers": r["completed"] + r["errors"], "cycles": r["cycles"],
+                     "wall_seconds": r["wall_seconds"], "cycles_per_second": cps, "khz": cps / 1000.0,
+                     "node_cycles_per_second": cps * n, "packets": r.get("packets")})
+    return {"config": REGRESS_NI_CONFIG, "seed": 1, "transfers": transfers, "runs": runs}
+
+
+def node_instruction_share(transfers: int) -> dict | None:
+    """Where a full-NI run's instructions go (callgrind, --nodes 2): the verilated ni_nodes
+    (Vni_node::eval_step, inclusive) against the harness, with the harness's largest
+    functions (inclusive). None without valgrind."""
+    if shutil.which("valgrind") is None or shutil.which("callgrind_annotate") is None:
+        log("valgrind not installed: no full-NI instruction counts")
+        return None
+    with tempfile.TemporaryDirectory() as d:
+        cg = Path(d) / "callgrind.out"
+        run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={cg}", str(NI_SIM), "--quiet", "--seed", "1",
+             "--nodes", "2", "--transfers", str(transfers), "--config", REGRESS_NI_CONFIG],
+            "full NI (--nodes 2) under callgrind")
+        text = subprocess.run(["callgrind_annotate", "--inclusive=yes", str(cg)], stdout=subprocess.PIPE,
+                              stderr=subprocess.DEVNULL, text=True, check=True).stdout
+    lines = re.findall(r"^\s*([\d,]+) \([^)]*\)\s+(?:\?\?\?:)?(.*?) \[", text, re.M)
+    counts = {name: int(n.replace(",", "")) for n, name in lines}
+    m = re.search(r"^\s*([\d,]+) \([^)]*\)\s+PROGRAM TOTALS", text, re.M)
+    total = int(m.group(1).replace(",", "")) if m else None
+    model = counts.get("Vni_node::eval_step()")
+    if total is None or model is None:
+        raise BenchFailure("callgrind_annotate: no totals or no Vni_node::eval_step() line")
+    harness = {k: v / total for k, v in counts.items()
+               if k.startswith(("sim::", "ni::")) and not k.startswith(("sim::SimCtrl", "sim::NodeSystem",
+                                                                         "sim::NiNodeDut"))}
+    top = dict(sorted(harness.items(), key=lambda kv: -kv[1])[:12])
+    return {"nodes": 2, "transfers": transfers, "instructions": total, "model_instructions": model,
+            "model_instruction_share": model / total, "harness_instruction_share": 1 - model / total,
+            "largest_harness_functions_inclusive": top}
+
+
+def units_and_nodes(a, repeat: int) -> dict:
+    """Parts 4 and 5: the unit throughput benchmarks and the full-NI simulator speed."""
+    res = {}
+    res["send_unit_rate"] = run_json([str(NI_UNIT_BENCH), "send"], "send-unit throughput")
+    res["recv_unit_rate"] = run_json([str(NI_UNIT_BENCH), "recv"], "receive-unit throughput")
+    res["node_sim_speed"] = node_speed(a.node_transfers, repeat)
+    res["node_sim_speed"]["instruction_share"] = node_instruction_share(a.node_callgrind_transfers)
+    return res
+
+
+def log_units(res: dict) -> None:
+    s, r = res["send_unit_rate"], res["recv_unit_rate"]
+    w = s["worst"]
+    log(f"send unit: goal 18 cycles per 1 KiB packet {'met' if s['met'] else 'NOT met'}; worst "
+        f"{w['cycles_per_packet']:.2f} cycles ({w['block_bytes']} B blocks, source +{w['src_offset']}, "
+        f"read latency {w['read_latency']})")
+    log(f"receive unit: goal 1 beat/cycle {'met' if r['met'] else 'NOT met'}; " +
+        ", ".join(f"latency {x['write_latency']}: {x['beats_per_cycle']:.3f}" for x in r["runs"]))
+    log("full NI: " + ", ".join(f"--nodes {x['nodes']}: {x['khz']:.1f} kHz" for x in res["node_sim_speed"]["runs"]))
 
 
 def plot(res: dict, out: Path) -> None:
@@ -221,6 +298,10 @@ def main() -> int:
     ap.add_argument("--transfers", type=int, default=100000)
     ap.add_argument("--threads-transfers", type=int, default=2000)
     ap.add_argument("--callgrind-transfers", type=int, default=2000)
+    ap.add_argument("--node-transfers", type=int, default=300)
+    ap.add_argument("--node-callgrind-transfers", type=int, default=10)
+    ap.add_argument("--units-only", action="store_true",
+                    help="only the unit throughput and full-NI speed benchmarks, merged into DIR/results.json")
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--out", default="bench")
     ap.add_argument("--replot", action="store_true", help="only redraw the plots from the results.json in --out")
@@ -234,8 +315,27 @@ def main() -> int:
     repeat = 1 if a.quick else max(1, a.repeat)
     load_start = os.getloadavg()
     t_start = time.monotonic()
+    if a.units_only:
+        try:
+            for b in (NI_UNIT_BENCH, NI_SIM):
+                if not b.exists():
+                    raise BenchFailure(f"{b.relative_to(ROOT)} missing (make bench builds it)")
+            new = units_and_nodes(a, repeat)
+        except BenchFailure as e:
+            print(f"bench: FAILED: {e}", file=sys.stderr)
+            return 1
+        path = out / "results.json"
+        res = json.loads(path.read_text()) if path.exists() else {}
+        res.update(new)
+        res["node_sim_speed"]["machine"] = {"cpus": os.cpu_count(),
+                                            "loadavg_at_start": [round(x, 2) for x in load_start],
+                                            "loadavg_at_end": [round(x, 2) for x in os.getloadavg()]}
+        path.write_text(json.dumps(res, indent=2) + "\n")
+        log(f"merged the unit and full-NI figures into {a.out}/results.json")
+        log_units(res)
+        return 0
     try:
-        for b in (NI_BENCH, NI_SIM, NI_SIM_T2):
+        for b in (NI_BENCH, NI_UNIT_BENCH, NI_SIM, NI_SIM_T2):
             if not b.exists():
                 raise BenchFailure(f"{b.relative_to(ROOT)} missing (make bench builds it)")
         fig = run_json([str(NI_BENCH), "figures"], "cycle figures")
@@ -253,6 +353,7 @@ def main() -> int:
             if prof is None or p["wall_seconds"] < prof["wall_seconds"]:
                 prof = p
         instr = instruction_share(a.callgrind_transfers)
+        units = units_and_nodes(a, repeat)
     except BenchFailure as e:
         print(f"bench: FAILED: {e}", file=sys.stderr)
         return 1
@@ -281,6 +382,7 @@ def main() -> int:
     res["model_instruction_share"] = instr["model_instruction_share"] if instr else None
     res["harness_instruction_share"] = instr["harness_instruction_share"] if instr else None
     res["instruction_counts"] = instr
+    res.update(units)
     res["thesis"] = THESIS
     res["details"] = {"cycle_figures": fig["details"], "curve_runs": cur["runs"]}
     res["machine"] = {
@@ -307,6 +409,7 @@ def main() -> int:
         f"{res['regress_transfers_per_second']:.0f} transfers/s; model {100 * res['model_time_share']:.0f} % / "
         f"harness {100 * res['harness_time_share']:.0f} % of the wall time; --threads 2: "
         f"{res['threads2_cycles_per_second']:.0f} cycles/s (x{res['threads2_speedup']:.2f})")
+    log_units(res)
     return 0
 
 

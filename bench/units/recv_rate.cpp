@@ -1,0 +1,338 @@
+// SPDX-License-Identifier: Apache-2.0
+// Receive-unit throughput (issue 13): one ni_node (verilated), a C++ injector offering 1 KiB
+// data packets of a peer's blocks back to back on req_rx (built by the send unit's golden
+// model, ni::block_packets -> ni::make_data_packet), the memory model on the node's AXI
+// master, rsp_tx ready unless the bench holds it off. The receive unit's golden model
+// (ref_model/recv, RecvChecker) checks every write burst, B, ACK and packet decision as the
+// run goes; at the end every destination byte is compared with the peer's source pattern and
+// every block must have been ACKed.
+//
+//   steady: 64 blocks of 16 KiB (1,024 packets of 18 beats) at a write latency; the figure is
+//           the beats accepted per cycle from the 128th packet's first beat to the last beat
+//           (goal 1.0) and the cycles req_rx stalled (valid and not ready).
+//   hold:   256 one-packet blocks, rsp_tx held low for the first kHold cycles: the ACKs back
+//           up, then the buffers fill and req_rx stalls; after the release it recovers.
+#include <algorithm>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "Vni_node.h"
+#include "bench/units/unit_bench.hpp"
+#include "ref_model/common/bits.hpp"
+#include "ref_model/common/mem_image.hpp"
+#include "ref_model/common/wire.hpp"
+#include "ref_model/recv/recv_model.hpp"
+#include "ref_model/send/send_model.hpp"
+#include "sim/agents/mem_model.hpp"
+#include "sim/core/rng.hpp"
+#include "sim/core/sim_ctrl.hpp"
+#include "sim/tb/bind.hpp"
+
+namespace unit_bench {
+namespace {
+
+using ni::Bits512;
+using ni::WirePacket;
+
+constexpr uint16_t kNode = 0;
+constexpr uint16_t kPeer = 5;
+constexpr uint64_t kDstBase = uint64_t{1} << 47;
+
+Bits512 get512(const VlWide<16>& w) {
+  Bits512 b{};
+  for (unsigned i = 0; i < 16; ++i) b[i / 2] |= uint64_t{w[i]} << (32 * (i % 2));
+  return b;
+}
+void put512(VlWide<16>& w, const Bits512& b) {
+  for (unsigned i = 0; i < 16; ++i) w[i] = uint32_t(b[i / 2] >> (32 * (i % 2)));
+}
+
+class RecvRig : public sim::Component {
+ public:
+  RecvRig(const sim::MemOptions& mo, uint64_t seed)
+      : rng_(seed),
+        dut_(ctx_, "node0"),
+        m_(dut_.model()),
+        mem_(sim::bind_axi_mem(m_), rng_, mo, kNode, bus_),
+        chk_(kNode),
+        ctrl_(ctx_) {
+    ctrl_.add_dut(dut_);
+    ctrl_.add(*this);
+    ctrl_.add(mem_);
+    m_.node_id_i = kNode;
+    ctrl_.reset();
+    if (!ctrl_.run_until([&] { return m_.init_done_o != 0; }, 5000))
+      throw BenchError("ni_node: no init_done");
+  }
+
+  void inject(const WirePacket& p) { q_.push_back(p); }
+  void hold_rsp(bool h) { hold_rsp_ = h; }
+  bool run_until(const std::function<bool()>& done, uint64_t limit) {
+    return ctrl_.run_until(done, limit);
+  }
+  bool quiet() const {
+    return q_.empty() && !mem_.busy() && !m_.trace_rx_busy_o && !m_.rsp_tx_valid_o;
+  }
+  uint64_t cycle() const { return ctrl_.cycle(); }
+  sim::MemModel& mem() { return mem_; }
+  ni::RecvChecker& checker() { return chk_; }
+  const std::vector<std::string>& errors() const { return errors_; }
+  // Cycle of every beat accepted on req_rx; cycles req_rx stalled (valid, not ready).
+  const std::vector<uint64_t>& beats() const { return beats_; }
+  const std::vector<uint64_t>& stalls() const { return stalls_; }
+  uint64_t acks() const { return acks_; }
+
+  void on_reset() override {
+    m_.req_rx_valid_i = 0;
+    m_.rsp_rx_valid_i = 0;
+    m_.req_tx_ready_i = 1;
+    m_.rsp_tx_ready_i = 0;
+    m_.s_axi_awvalid_i = 0;
+    m_.s_axi_wvalid_i = 0;
+    m_.s_axi_arvalid_i = 0;
+    m_.s_axi_bready_i = 1;
+    m_.s_axi_rready_i = 1;
+  }
+  void drive(uint64_t) override {
+    m_.req_rx_valid_i = !q_.empty();
+    if (!q_.empty()) {
+      put512(m_.req_rx_data_i, q_.front().beats[beat_]);
+      m_.req_rx_last_i = beat_ + 1 == q_.front().beats.size();
+    }
+    m_.rsp_rx_valid_i = 0;
+    m_.req_tx_ready_i = 1;
+    m_.rsp_tx_ready_i = !hold_rsp_;
+  }
+  void sample(uint64_t cycle) override {
+    watch_memory(cycle);
+    if (m_.req_rx_valid_i) {
+      if (m_.req_rx_ready_o) {
+        beats_.push_back(cycle);
+        if (++beat_ == q_.front().beats.size()) {
+          errors(chk_.on_req_rx(q_.front(), cycle));
+          q_.pop_front();
+          beat_ = 0;
+        }
+      } else {
+        stalls_.push_back(cycle);
+      }
+    }
+    if (m_.rsp_tx_valid_o && m_.rsp_tx_ready_i) {
+      const WirePacket p{{get512(m_.rsp_tx_data_o)}};
+      acks_ += p.hcrc_ok() && p.head().wire_kind() == ni::WireKind::Ack;
+    }
+    if (m_.trace_rsp_valid_o && m_.trace_rsp_ready_o) {
+      const uint32_t r = m_.trace_rsp_o;  // rsp_t: nack [0], tid [10:1], seq [24:11]
+      errors(chk_.on_engine_rsp(uint16_t((r >> 1) & 0x3FF), uint16_t(r >> 11), r & 1));
+    }
+  }
+
+ private:
+  void errors(const std::vector<std::string>& v) {
+    for (const auto& e : v) errors_.push_back("cycle " + std::to_string(ctrl_.cycle()) + ": " + e);
+  }
+  // What the receive unit decided this cycle, in the order the checker expects (as
+  // tests/top/tb_ni_node.cpp): a response offered on rsp_tx, write bursts complete, B.
+  void watch_memory(uint64_t cycle) {
+    if (m_.rsp_tx_valid_o && !rsp_offered_) {
+      rsp_offered_ = true;
+      errors(chk_.on_rsp_tx(WirePacket{{get512(m_.rsp_tx_data_o)}}, cycle));
+    }
+    if (m_.rsp_tx_valid_o && m_.rsp_tx_ready_i) rsp_offered_ = false;
+    if (m_.m_axi_awvalid_o && !aw_offered_) {
+      aw_offered_ = true;
+      aw_first_ = cycle;
+    }
+    if (m_.m_axi_awvalid_o && m_.m_axi_awready_i) {
+      aw_offered_ = false;
+      ni::RxBurst b;
+      b.aw_cycle = aw_first_;
+      b.done_cycle = cycle;
+      b.addr = m_.m_axi_awaddr_o;
+      b.len = m_.m_axi_awlen_o;
+      b.size = m_.m_axi_awsize_o;
+      b.burst = m_.m_axi_awburst_o;
+      aws_.push_back(b);
+    }
+    if (m_.m_axi_wvalid_o && m_.m_axi_wready_i) {
+      w_cur_.data.push_back(get512(m_.m_axi_wdata_o));
+      w_cur_.strb.push_back(m_.m_axi_wstrb_o);
+      w_cur_.done_cycle = cycle;
+      if (m_.m_axi_wlast_o) {
+        ws_.push_back(std::move(w_cur_));
+        w_cur_ = ni::RxBurst{};
+      }
+    }
+    while (!aws_.empty() && !ws_.empty()) {
+      ni::RxBurst b = aws_.front();
+      b.data = std::move(ws_.front().data);
+      b.strb = std::move(ws_.front().strb);
+      b.done_cycle = std::max(b.done_cycle, ws_.front().done_cycle);
+      b.wlast_ok = b.data.size() == b.len + 1;
+      aws_.pop_front();
+      ws_.pop_front();
+      errors(chk_.on_burst(b));
+    }
+    if (m_.m_axi_bvalid_i && m_.m_axi_bready_o) errors(chk_.on_b(cycle));
+  }
+
+  sim::Rng rng_;
+  VerilatedContext ctx_;
+  sim::VerilatedDut<Vni_node> dut_;
+  Vni_node& m_;
+  sim::EventBus bus_;
+  sim::MemModel mem_;
+  ni::RecvChecker chk_;
+  sim::SimCtrl ctrl_;
+  std::deque<WirePacket> q_;
+  std::size_t beat_ = 0;
+  bool hold_rsp_ = false;
+  std::vector<uint64_t> beats_, stalls_;
+  uint64_t acks_ = 0;
+  std::vector<std::string> errors_;
+  bool rsp_offered_ = false, aw_offered_ = false;
+  uint64_t aw_first_ = 0;
+  std::deque<ni::RxBurst> aws_;
+  std::deque<ni::RxBurst> ws_;
+  ni::RxBurst w_cur_;
+};
+
+struct Latency {
+  const char* name;
+  unsigned lo, hi;
+  bool ooo;
+};
+
+ni::BlockDesc peer_block(uint64_t src, uint64_t dst_off, uint32_t len, uint16_t seq) {
+  ni::BlockDesc b;
+  b.src_addr = src;
+  b.dst_addr = (uint64_t{kNode} << 48) | kDstBase | dst_off;
+  b.len_m1 = uint16_t(len - 1);
+  b.seq = seq;
+  return b;
+}
+
+// Injects `blocks` blocks of `bytes` each (tids 0.., seq 1..), destinations one after the
+// other from 1 MiB; returns them.
+std::vector<ni::BlockDesc> inject_blocks(RecvRig& rig, const ni::MemImage& peer, unsigned blocks,
+                                         uint32_t bytes) {
+  std::vector<ni::BlockDesc> v;
+  for (unsigned i = 0; i < blocks; ++i) {
+    v.push_back(peer_block(0x200000 + uint64_t{bytes} * i, 0x100000 + uint64_t{bytes} * i, bytes,
+                           uint16_t(i + 1)));
+    for (const auto& p : ni::block_packets(v.back(), uint16_t(i % 1024), kPeer, peer))
+      rig.inject(p);
+  }
+  return v;
+}
+
+// Drains the node, then the end-of-run checks: golden model, memory protocol, every block's
+// destination bytes, one ACK per block.
+void finish(RecvRig& rig, const ni::MemImage& peer, const std::vector<ni::BlockDesc>& blocks,
+            const std::string& what) {
+  if (!rig.run_until([&] { return rig.quiet(); }, 500000))
+    throw BenchError(what + ": the node did not drain");
+  rig.run_until([] { return false; }, 200);
+  for (const auto& e : rig.checker().finish(rig.cycle())) throw BenchError(what + ": " + e);
+  if (!rig.errors().empty()) throw BenchError(what + ": " + rig.errors().front());
+  if (!rig.mem().errors().empty()) throw BenchError(what + ": " + rig.mem().errors().front().what);
+  for (const auto& b : blocks) {
+    const uint32_t len = uint32_t(b.len_m1) + 1;
+    if (rig.mem().image().read(b.dst_addr, len) != peer.read(b.src_addr, len))
+      throw BenchError(what + ": destination bytes of block seq " + std::to_string(b.seq) +
+                       " differ from the source");
+  }
+  if (rig.acks() != blocks.size())
+    throw BenchError(what + ": " + std::to_string(rig.acks()) + " ACKs for " +
+                     std::to_string(blocks.size()) + " blocks");
+}
+
+nlohmann::json steady(const Latency& lat) {
+  sim::MemOptions mo;
+  mo.wr_lat_min = lat.lo;
+  mo.wr_lat_max = lat.hi;
+  mo.ooo = lat.ooo;
+  RecvRig rig(mo, 11 + lat.hi);
+  ni::MemImage peer(kPeer);
+  const auto blocks = inject_blocks(rig, peer, 64, 16384);
+  const std::string what = std::string("receive unit, write latency ") + lat.name;
+  finish(rig, peer, blocks, what);
+  const auto& b = rig.beats();
+  const std::size_t from = 128 * 18;  // first beat of the 128th packet
+  const uint64_t t0 = b[from], t1 = b.back();
+  const double rate = double(b.size() - 1 - from) / double(t1 - t0);
+  uint64_t in_window = 0;
+  for (uint64_t c : rig.stalls()) in_window += c >= t0 && c <= t1;
+  return {{"write_latency", lat.name},
+          {"packets", 1024},
+          {"beats", b.size()},
+          {"window_cycles", t1 - t0},
+          {"beats_per_cycle", rate},
+          {"bytes_per_cycle", rate * 64.0},
+          {"req_rx_stall_cycles", rig.stalls().size()},
+          {"req_rx_stall_cycles_steady", in_window},
+          {"first_beat_cycle", b.front()},
+          {"last_beat_cycle", t1}};
+}
+
+nlohmann::json hold() {
+  constexpr uint64_t kHold = 4000;
+  sim::MemOptions mo;
+  mo.wr_lat_min = mo.wr_lat_max = 64;
+  RecvRig rig(mo, 99);
+  ni::MemImage peer(kPeer);
+  rig.hold_rsp(true);
+  const auto blocks = inject_blocks(rig, peer, 256, 1024);
+  rig.run_until([] { return false; }, kHold);
+  const uint64_t release = rig.cycle();
+  const uint64_t beats_held = rig.beats().size();
+  const uint64_t stalls_held = rig.stalls().size();
+  const uint64_t first_stall = rig.stalls().empty() ? 0 : rig.stalls().front();
+  rig.hold_rsp(false);
+  finish(rig, peer, blocks, "receive unit, rsp_tx held off");
+  const auto& b = rig.beats();
+  const uint64_t resume = b.size() > beats_held ? b[beats_held] : 0;
+  // after the release: the rate from the first beat accepted again to the last beat
+  const double rate = double(b.size() - 1 - beats_held) / double(b.back() - resume);
+  uint64_t stalls_after = 0;
+  for (uint64_t c : rig.stalls()) stalls_after += c >= resume;
+  return {{"write_latency", "64"},
+          {"blocks", blocks.size()},
+          {"packet_bytes", 1024},
+          {"rsp_tx_held_cycles", kHold},
+          {"beats_accepted_while_held", beats_held},
+          {"packets_accepted_while_held", beats_held / 18},
+          {"first_stall_cycle", first_stall},
+          {"req_rx_stall_cycles_while_held", stalls_held},
+          {"release_cycle", release},
+          {"first_beat_after_release_cycle", resume},
+          {"beats_per_cycle_after_release", rate},
+          {"req_rx_stall_cycles_after_release", stalls_after}};
+}
+
+}  // namespace
+
+nlohmann::json recv_rate() {
+  const Latency lats[] = {{"1", 1, 1, false},
+                          {"64", 64, 64, false},
+                          {"128", 128, 128, false},
+                          {"random 1..128, out of order", 1, 128, true}};
+  nlohmann::json runs = nlohmann::json::array();
+  double worst = 1e9;
+  for (const auto& l : lats) {
+    auto r = steady(l);
+    worst = std::min(worst, r["beats_per_cycle"].get<double>());
+    runs.push_back(std::move(r));
+  }
+  return {{"goal_beats_per_cycle", 1.0},
+          {"met", worst >= 0.99},
+          {"worst_beats_per_cycle", worst},
+          {"runs", runs},
+          {"rsp_tx_held", hold()}};
+}
+
+}  // namespace unit_bench
