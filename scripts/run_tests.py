@@ -73,6 +73,11 @@ SIM_RUNS = [
     # queues; back-pressure filling the packet queue, stage 3 and the finish FIFO, NACKs
     ("cov-tids", 11, "sim/configs/cov_tids.json"),
     ("cov-backpressure", 1, "sim/configs/cov_backpressure.json"),
+    # retransmission (ICD 14): lost, late and NACK-storm responses with a timeout; and with
+    # MaxRetries 1 under heavy faults, transfers ending ERROR cleanly
+    ("retx-faults", 12, "sim/configs/retx_faults.json"),
+    ("retx-faults", 13, "sim/configs/retx_faults.json"),
+    ("retx-errors", 14, "sim/configs/retx_errors.json"),
 ]
 
 

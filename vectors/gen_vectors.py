@@ -255,7 +255,8 @@ def main():
     # ---- collective status polling -----------------------------------------------------------
     s = Sc("collective_polling",
            "Collective status polling (thesis 3.4, ICD 3): transfers on page 7 channels 0..3 and "
-           "33; channel 2's block is NACKed (ERROR), channel 3's is never acknowledged (stays BUSY). "
+           "33; channel 2's block is NACKed with MaxRetries 0 (ICD 14: no re-issue, ERROR), channel "
+           "3's is never acknowledged (stays BUSY, the timeout is off). "
            "A 32-channel read reports every code (2 bits per channel) and clears only DONE/ERROR; a "
            "second read shows them IDLE and channel 3 still BUSY; single reads clear one channel.",
            config=SCRIPT)
@@ -263,6 +264,8 @@ def main():
     for ch in range(4):
         s.desc(INIT + 2 * ch, 7, ch, "tid", 100, src=0x1000 * ch, dst=0x0009_0000_0000_0000 + 0x1000 * ch)
     s.desc(INIT + 8, 7, 33, "tid", 100, src=0x9999, dst=0x0009_0000_1000_0000)  # TID 4, seq 4
+    # MaxRetries (control register word 1, ICD 14) = 0, written after the descriptors
+    s.ev(INIT + 40, "write", addr=hx(4 << 16 | 1 << 4), size=8, data=[hx(0)], expect_resp="OKAY")
     s.ev(INIT + 60, "ack", tid=0, seq=0, nack=False)
     s.ev(INIT + 61, "ack", tid=1, seq=1, nack=False)
     s.ev(INIT + 62, "ack", tid=2, seq=2, nack=True)

@@ -26,7 +26,38 @@ void EngineState::fail(uint64_t cycle, std::string what, std::string detail, int
 }
 
 EngineModel::EngineModel(const Config& cfg, unsigned pkt_depth)
-    : st_(cfg, pkt_depth), sb_(st_), cpu_(st_, sb_), sched_(st_), seg_(st_, sb_), mh_(st_) {}
+    : st_(cfg, pkt_depth), sb_(st_), cpu_(st_, sb_), sched_(st_), seg_(st_, sb_), mh_(st_) {
+  mh_.on_retx_now([this](unsigned tid) { return seg_.retx_now(tid); });
+}
+
+// In cycle c the FSM decides on the entry it read in c-1, TID (c-1) mod 1024 (its cycle
+// counter starts at 0 in cycle 0): a timeout when the entry is pending, has left the engine,
+// has no re-issue pending and left more than `timeout` cycles ago.
+void EngineModel::timer(uint64_t c) {
+  st_.tmo.reset();
+  const uint64_t to = st_.timeout;
+  if (c >= 1 && to != 0 && to < (uint64_t{1} << 31)) {
+    const unsigned tid = unsigned((c - 1) % NumTids);
+    const PttEntry& e = st_.ptt[tid];
+    if (e.valid && e.sent && !e.rp && c - e.stamp > to) st_.tmo = tid;
+  }
+  if (st_.taps.tmo != st_.tmo.has_value()) {
+    st_.fail(c, st_.tmo ? "timeout of TID " + std::to_string(*st_.tmo) + " expected, none offered"
+                        : "timeout event offered, none expected (TID " +
+                              std::to_string((c - 1) % NumTids) + ")");
+  }
+}
+
+// Any handshake records the TID's issue cycle; it has left unless the TID was (re-)issued in
+// this cycle by another block than the one leaving (a block that bypassed stage 3 has left).
+void EngineModel::handshakes(uint64_t c) {
+  for (const EngineScoreboard::Left& l : sb_.left()) {
+    PttEntry& e = st_.ptt[l.tid];
+    e.stamp = c;
+    if (e.written == c && !l.bypass) continue;
+    e.sent = true;
+  }
+}
 
 // One cycle, in the order the RTL's blocks see each other's results.
 void EngineModel::end_cycle(uint64_t c) {
@@ -38,13 +69,24 @@ void EngineModel::end_cycle(uint64_t c) {
     st_.fin_fifo_start = unsigned(st_.fin_fifo.size());
     st_.axi_starving = st_.axi_wait >= kAxiMaxWait;
     const CycleTaps& t = st_.taps;
+    st_.timeout = cpu_.axi().ctrl().timeout();
+    st_.max_retries = cpu_.axi().ctrl().max_retries();
+    timer(c);
     if (t.axi_starving != st_.axi_starving) {
       st_.fail(c, std::string("AXI starvation flag: expected ") +
                       (st_.axi_starving ? "set" : "clear") + " after " +
                       std::to_string(st_.axi_wait) + " refused enqueue requests in a row");
     }
     cpu_.reads(c);
-    sched_.check_dequeue(c, seg_.idle() || t.s2_fire, seg_.held());
+    // Stage 1 takes the oldest re-issue request ahead of the queues.
+    const bool s2_free = seg_.idle() || t.s2_fire;
+    const bool retx_pop = s2_free && !st_.rq.empty();
+    if (t.retx_pop != retx_pop) {
+      st_.fail(c, std::string("stage 1 ") + (t.retx_pop ? "took" : "did not take") +
+                      " a re-issue request; model: " + std::to_string(st_.rq.size()) +
+                      " waiting, stage 2 " + (s2_free ? "free" : "busy"));
+    }
+    sched_.check_dequeue(c, s2_free && !retx_pop, seg_.held());
     mh_.m2(c);
     mh_.m1(c);
     mh_.m0(c);
@@ -59,7 +101,12 @@ void EngineModel::end_cycle(uint64_t c) {
     cpu_.writes(c);
     sched_.check_enqueue(c, seg_.held());
     if (const auto e = sched_.apply(c)) seg_.load(*e, t.deq_qid);
+    if (retx_pop) {
+      seg_.load_retx(st_.rq.front());
+      st_.rq.pop_front();
+    }
     sb_.check(c);
+    handshakes(c);
     cpu_.apply_status(c);
     // The AXI slave's refused enqueue requests in a row (the RTL's axi_wait_q, saturating).
     const bool axi_granted = t.enq && t.enq_src == 2;
@@ -78,7 +125,7 @@ void EngineModel::end_cycle(uint64_t c) {
 }
 
 bool EngineModel::quiescent() const {
-  return seg_.idle() && mh_.idle() && st_.fin_fifo.empty() && sb_.idle() &&
+  return seg_.idle() && mh_.idle() && st_.fin_fifo.empty() && st_.rq.empty() && sb_.idle() &&
          st_.metrics.live_now == 0 && sched_.empty();
 }
 

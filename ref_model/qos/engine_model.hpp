@@ -95,6 +95,10 @@ class EngineModel {
 
  private:
   static constexpr unsigned kAxiMaxWait = 2;
+  // The timeout FSM (design.md 8.1): this cycle's timeout event, checked against the DUT's.
+  void timer(uint64_t c);
+  // Blocks and inline packets that left in this cycle: issue cycles and `sent` flags.
+  void handshakes(uint64_t c);
 
   EngineState st_;
   EngineScoreboard sb_;

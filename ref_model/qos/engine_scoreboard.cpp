@@ -14,6 +14,7 @@ std::string join(const std::vector<std::string>& v) {
 }  // namespace
 
 void EngineScoreboard::check(uint64_t c) {
+  left_.clear();
   for (const BlkIn& b : blk_) {
     if (exp_blk_.empty()) {
       st_.fail(c, "unexpected block descriptor, tid " + std::to_string(b.tid),
@@ -22,6 +23,7 @@ void EngineScoreboard::check(uint64_t c) {
     }
     const ExpBlock e = exp_blk_.front();
     exp_blk_.pop_front();
+    left_.push_back(Left{e.tid, true, e.issued == c});
     if (e.tid == b.tid && e.bits == b.desc) continue;  // the common case: identical
     const BlockDesc act = BlockDesc::unpack(b.desc);
     std::vector<std::string> d = diff(e.desc, act);
@@ -43,6 +45,7 @@ void EngineScoreboard::check(uint64_t c) {
     }
     const ExpPacket e = exp_pkt_.front();
     exp_pkt_.pop_front();
+    if (e.pkt.hdr.kind == PktKindInline) left_.push_back(Left{e.pkt.hdr.tid, false, false});
     // Identical to the expected packet (whose CRC the model computed with Boost.CRC over the
     // expected header and payload) means every field and the CRC are right.
     if (e.bits == raw) continue;

@@ -22,8 +22,9 @@ class EngineScoreboard {
   explicit EngineScoreboard(EngineState& st) : st_(st) {}
 
   // ---- predictions ------------------------------------------------------------------------
-  void expect_block(unsigned tid, const BlockDesc& d, unsigned xfer) {
-    exp_blk_.emplace_back(tid, d, xfer);
+  // `cycle`: when stage 2 issued it (a block that leaves in that cycle bypassed stage 3).
+  void expect_block(unsigned tid, const BlockDesc& d, unsigned xfer, uint64_t cycle) {
+    exp_blk_.emplace_back(tid, d, xfer, cycle);
   }
   void expect_packet(const Packet& p, unsigned xfer) { exp_pkt_.emplace_back(p, xfer); }
   void expect_b(uint8_t id, AxiResp resp) { exp_b_.push_back(ExpB{id, resp}); }
@@ -60,14 +61,23 @@ class EngineScoreboard {
   }
   void final_problems(std::vector<std::string>& p) const;
 
+  // What left the engine in this cycle (after check()): blocks and inline packets, by TID.
+  struct Left {
+    unsigned tid;
+    bool blk;     // a block (else an inline packet)
+    bool bypass;  // a block issued in this very cycle
+  };
+  const std::vector<Left>& left() const { return left_; }
+
  private:
   struct ExpBlock {
     unsigned tid;
     BlockDesc desc;
     unsigned xfer;
     Bits256 bits;
-    ExpBlock(unsigned t, const BlockDesc& d, unsigned x)
-        : tid(t), desc(d), xfer(x), bits(d.pack()) {}
+    uint64_t issued;
+    ExpBlock(unsigned t, const BlockDesc& d, unsigned x, uint64_t c)
+        : tid(t), desc(d), xfer(x), bits(d.pack()), issued(c) {}
   };
   struct ExpPacket {
     Packet pkt;
@@ -107,6 +117,7 @@ class EngineScoreboard {
   std::vector<Bits512> pkt_;
   std::vector<ExpB> b_;
   std::vector<RIn> r_;
+  std::vector<Left> left_;
 };
 
 }  // namespace ni

@@ -41,6 +41,9 @@ struct CycleTaps {
   bool init_done = true;
   bool axi_enq_req = false;   // the AXI slave requests an enqueue this cycle
   bool axi_starving = false;  // ... and has been refused AxiMaxWait cycles in a row
+  bool tmo = false;           // the timeout FSM offers a timeout event to M0
+  bool retx_pop = false;      // stage 1 takes a re-issue request
+  bool s2_retx = false;       // stage 2 holds a re-issue request
 };
 
 struct ModelFailure {
@@ -82,14 +85,29 @@ struct Xfer {
   unsigned flow = 0;  // FID (1x) or group base (4x)
   unsigned last_tid = 0;
   unsigned last_seq = 0;
+  bool ctrl_sent = false;  // the control packet has been emitted
   unsigned own_qid = 0;
   uint64_t live_cycle = 0;
 };
 
+// A Pending Transactions Table entry and the timeout FSM's view of it (docs/design.md 8.1).
 struct PttEntry {
   bool valid = false;
   unsigned seq = 0;
   unsigned xfer = 0;
+  uint32_t blk = 0;                 // block index (0 for an inline packet)
+  unsigned retries = 0;             // re-issues so far, saturating at 255
+  bool rp = false;                  // a re-issue is pending
+  bool sent = false;                // left the engine (blk/pkt handshake) since its last (re-)issue
+  uint64_t stamp = 0;               // cycle of the TID's last handshake
+  uint64_t written = ~uint64_t{0};  // cycle of the last (re-)issue
+};
+
+// A re-issue request: the TID and its entry when the NACK or timeout was accepted.
+struct RetxReq {
+  unsigned tid;
+  PttEntry e;
+  uint64_t pushed;  // cycle of the push (stage 1 sees it from the next cycle)
 };
 
 // An enqueue into the scheduling queues; sources: 0 Message Handler, 1 segmenter, 2 AXI slave.
@@ -111,12 +129,16 @@ struct EngineState {
   std::vector<Xfer> xf;
   std::array<PttEntry, NumTids> ptt{};
   IdFifo tid_fifo, fid1_fifo, fid4_fifo;
-  unsigned seq = 0;  // the sequence counter
+  unsigned seq = 0;      // the sequence counter
+  uint64_t timeout = 0;  // control registers 0 and 1 as the RTL sees them this cycle
+  uint64_t max_retries = 3;
   StatsModel stats;
   EngineMetrics metrics;
   CycleTaps taps;               // this cycle's DUT taps
   std::vector<Enq> exp_enq;     // enqueues the model expects this cycle
   std::deque<Fin> fin_fifo;     // segmenter -> Message Handler (2 entries)
+  std::deque<RetxReq> rq;       // re-issue requests (Message Handler -> segmenter stage 1)
+  std::optional<unsigned> tmo;  // this cycle's timeout event (TID), from the timeout FSM
   unsigned fin_fifo_start = 0;  // its size at the start of the cycle (the RTL's full flag)
   std::vector<std::pair<unsigned, Status>> finishes;  // status changes of this cycle's finishes
   unsigned axi_wait = 0;      // cycles the AXI slave's enqueue has been refused in a row

@@ -28,11 +28,19 @@ void MsgHandlerModel::m2(uint64_t c) {
   }
   const unsigned x = m.xfer;
   Xfer& X = st_.xf[x];
-  st_.ptt[m.r.tid].valid = false;
+  PttEntry& e = st_.ptt[m.r.tid];
+  st_.stats.inc(m.r.tmo ? Stat::Timeouts : m.r.nack ? Stat::Nacks : Stat::AcksAccepted);
+  // A NACK or timeout with retries left: request a re-issue (design.md 8.1).
+  if (m.r.nack && m.e.retries < st_.max_retries) {
+    e.rp = true;
+    st_.rq.push_back(RetxReq{m.r.tid, m.e, c});
+    return;
+  }
+  e.valid = false;
+  e.rp = false;
   if (!is_cm(X.d.kind)) st_.tid_fifo.push(m.r.tid);
   ++X.resolved;
   if (m.r.nack) X.err = true;
-  st_.stats.inc(m.r.nack ? Stat::Nacks : Stat::AcksAccepted);
   if (X.where != Where::Parked) {  // queued or in stage 2: the segmenter decides
     st_.observe_mh(c, Mh::ResolveActive, x);
     return;
@@ -78,25 +86,45 @@ void MsgHandlerModel::m1(uint64_t c) {
     return;
   }
   const PttEntry& e = st_.ptt[m.r.tid];
-  if (!e.valid || e.seq != m.r.seq) {
+  // A re-issue of this TID in this very cycle gives the entry its new seq (the RTL forwards
+  // the segmenter's write into M1).
+  unsigned seq_now = e.seq;
+  if (retx_now_) {
+    if (const auto s = retx_now_(m.r.tid)) seq_now = *s;
+  }
+  const bool pend_blocks =
+      m.r.nack && e.rp;  // a NACK or timeout adds nothing to a pending re-issue
+  if (!e.valid || seq_now != m.r.seq || pend_blocks) {
+    if (m.r.tmo) return;  // a timeout event that lost its race vanishes
     st_.observe_mh(c, e.valid ? ModelObserver::Mh::RspDropStale : ModelObserver::Mh::RspDropUnknown,
                    e.valid ? e.xfer : 0);
     st_.stats.inc(Stat::RspDropped);
     return;
   }
-  st_.observe_mh(c, m.r.nack ? ModelObserver::Mh::RspNack : ModelObserver::Mh::RspAck, e.xfer);
+  if (!m.r.tmo) {
+    st_.observe_mh(c, m.r.nack ? ModelObserver::Mh::RspNack : ModelObserver::Mh::RspAck, e.xfer);
+  }
   M2 n;
   n.r = m.r;
   n.xfer = e.xfer;
+  n.e = e;
   m2_ = n;
 }
 
 void MsgHandlerModel::m0(uint64_t c) {
   const CycleTaps& t = st_.taps;
-  const bool seg_req = !st_.fin_fifo.empty();
-  const bool mh_req = t.rsp_valid && t.init_done;  // responses wait for init_done_o
   const bool rsp_hs = !rsp_.empty();
   if (rsp_.size() > 1) st_.fail(c, "more than one response handshake in a cycle");
+  // A timeout event takes M0 ahead of the arbiter, which sees no request in this cycle.
+  if (st_.tmo) {
+    if (rsp_hs) st_.fail(c, "response accepted in the cycle of a timeout event");
+    M1 m;
+    m.r = RspIn{*st_.tmo, st_.ptt[*st_.tmo].seq, true, true};
+    m1_ = m;
+    return;
+  }
+  const bool seg_req = !st_.fin_fifo.empty();
+  const bool mh_req = t.rsp_valid && t.init_done;  // responses wait for init_done_o
   bool seg_gnt = false;
   if (seg_req && mh_req) {
     seg_gnt = arb_last_mh_;

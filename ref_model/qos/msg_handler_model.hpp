@@ -2,7 +2,9 @@
 // The Message Handler (docs/design.md section 9), pipelined like the RTL: M0 arbitrates
 // between a network response and the segmenter's finish FIFO (adaptive arbiter), M1 checks a
 // response against the Pending Transactions Table, M2 resolves it (returns the TID, wakes a
-// parked transfer, or finishes it) or finishes a transfer for the segmenter.
+// parked transfer, or finishes it) or finishes a transfer for the segmenter. A timeout event
+// of the timeout FSM (EngineState::tmo) takes M0 ahead of both and travels as a NACK; a NACK
+// or timeout with retries left requests a re-issue instead of resolving (design.md 8.1).
 #pragma once
 
 #include <cstdint>
@@ -25,6 +27,9 @@ class MsgHandlerModel {
   void m1(uint64_t c);
   void m0(uint64_t c);
   void end_cycle() { rsp_.clear(); }
+  // The segmenter re-issues TID `tid` in this cycle with seq `seq` (M1 sees the new seq).
+  using RetxNow = std::function<std::optional<unsigned>(unsigned tid)>;
+  void on_retx_now(RetxNow f) { retx_now_ = std::move(f); }
   bool idle() const { return !m1_ && !m2_; }
 
   using FinishHook = std::function<void(unsigned xfer, Status st, uint64_t cycle)>;
@@ -34,6 +39,7 @@ class MsgHandlerModel {
   struct RspIn {
     unsigned tid, seq;
     bool nack;
+    bool tmo = false;  // a timeout event (nack is set too)
   };
   struct M1 {
     bool is_fin = false;
@@ -45,6 +51,7 @@ class MsgHandlerModel {
     RspIn r{};
     Fin f{};
     unsigned xfer = 0;
+    PttEntry e{};
   };
   void finish(unsigned x, bool err, uint64_t c);
 
@@ -54,6 +61,7 @@ class MsgHandlerModel {
   std::optional<M2> m2_;
   bool arb_last_mh_ = false;  // md_arbiter: the handler was served last
   FinishHook finish_hook_;
+  RetxNow retx_now_;
 };
 
 }  // namespace ni

@@ -19,6 +19,22 @@ void SegmenterModel::load(const SchedModel::Entry& e, unsigned qid) {
   st_.xf[e.xfer].where = Where::InS2;
 }
 
+// A re-issue request holds stage 2 without a queue (no ID reservation: queue 0) and leaves the
+// transfer where it is.
+void SegmenterModel::load_retx(const RetxReq& r) {
+  Slot s{r.e.xfer, false, 0};
+  s.retx = true;
+  s.rq = r;
+  s2_ = s;
+}
+
+std::optional<unsigned> SegmenterModel::retx_now(unsigned tid) const {
+  if (!s2_ || !s2_->retx || s2_->rq.tid != tid || !st_.taps.s2_fire) return std::nullopt;
+  const Plan p = plan();
+  if (!p.live || stalls(p).any()) return std::nullopt;
+  return st_.seq;
+}
+
 // A first node starts its transfer afresh (the firing resets the counts; a hold sees them
 // as if reset).
 SegmenterModel::Plan SegmenterModel::plan() const {
@@ -26,6 +42,22 @@ SegmenterModel::Plan SegmenterModel::plan() const {
   const Descriptor& d = X.d;
   const bool first = s2_->first;
   Plan p;
+  if (s2_->retx) {
+    // Current when the entry still has its re-issue pending and holds the same block.
+    const PttEntry& e = st_.ptt[s2_->rq.tid];
+    p.retx = true;
+    p.live = e.valid && e.rp && e.seq == s2_->rq.e.seq;
+    p.k = s2_->rq.e.blk;
+    p.tid = s2_->rq.tid;
+    p.flow = X.flow;
+    if (p.live) {
+      p.is_last = p.k + 1 == X.total;
+      p.need_blk = d.kind != Kind::Inline;
+      p.retx_ctrl = p.need_blk && p.is_last && d.notify && X.ctrl_sent;
+      p.need_pkt = d.kind == Kind::Inline || p.retx_ctrl;
+    }
+    return p;
+  }
   p.is_ctrl = s2_->qid == 0;
   p.k = first ? 0 : X.issued;
   p.inflight = first ? 0 : X.issued - X.resolved;
@@ -85,6 +117,12 @@ void SegmenterModel::check_hold(uint64_t c) {
   const Stalls s = stalls(p);
   const unsigned x = s2_->xfer;
   const Kind kind = st_.xf[x].d.kind;
+  if (t.s2_retx != s2_->retx) {
+    st_.fail(c,
+             std::string("stage 2 holds ") + (t.s2_retx ? "a re-issue" : "a queue node") +
+                 ", model has " + (s2_->retx ? "a re-issue" : "a queue node"),
+             "", int(x));
+  }
   if (st_.observer) {
     using S2 = ModelObserver::S2;
     if (s.pkt_full) st_.observe_s2(c, S2::HoldPktFull, x, s2_->qid, kind);
@@ -114,11 +152,25 @@ void SegmenterModel::fire(uint64_t c) {
   }
   const Plan p = plan();
   const unsigned x = s2_->xfer;
+  if (t.s2_retx != s2_->retx) {
+    st_.fail(c,
+             std::string("stage 2 fires ") + (t.s2_retx ? "a re-issue" : "a queue node") +
+                 ", model has " + (s2_->retx ? "a re-issue" : "a queue node"),
+             "", int(x));
+  }
+  if (s2_->retx) {
+    const Stalls s = stalls(p);
+    if (s.pkt_full) st_.fail(c, "stage 2 re-issued into a full packet queue", "", int(x));
+    if (s.blk_busy) st_.fail(c, "stage 2 re-issued a block while stage 3 was blocked", "", int(x));
+    apply_retx(c, p);
+    return;
+  }
   if (s2_->first) {
     Xfer& X = st_.xf[x];
     X.issued = 0;
     X.resolved = 0;
     X.err = false;
+    X.ctrl_sent = false;
   }
   if (s2_->first && !p.issue) {
     st_.fail(c, "first block of transfer " + std::to_string(x) + " not issued", "", int(x));
@@ -166,8 +218,34 @@ void SegmenterModel::observe_fire(uint64_t c, const Plan& p) const {
   }
 }
 
+// A re-issue (design.md 8.1): same TID, next seq, `retx` set; the last block of a notifying
+// transfer repeats its control packet if that has gone out, and a control packet made later
+// carries the new seq. A stale request does nothing.
+void SegmenterModel::apply_retx(uint64_t c, const Plan& p) {
+  const unsigned x = s2_->xfer;
+  s2_.reset();
+  if (!p.live) return;
+  Xfer& X = st_.xf[x];
+  const Descriptor& d = X.d;
+  const unsigned seq = st_.seq;
+  st_.seq = (st_.seq + 1) & SeqMask;
+  PttEntry& e = st_.ptt[p.tid];
+  e.seq = seq;
+  e.retries = std::min(e.retries + 1, 255u);
+  e.rp = false;
+  e.sent = false;
+  e.written = c;
+  st_.stats.inc(Stat::Retransmissions);
+  if (d.kind == Kind::Inline) {
+    sb_.expect_packet(make_inline_packet(d, uint16_t(p.tid), uint16_t(seq)), x);
+    return;
+  }
+  sb_.expect_block(p.tid, expected_block_desc(d, p.k, X.flow, uint16_t(seq), true), x, c);
+  if (p.is_last) X.last_seq = seq;
+  if (p.retx_ctrl) sb_.expect_packet(make_control_packet(d, uint16_t(p.tid), uint16_t(seq)), x);
+}
+
 void SegmenterModel::apply(uint64_t c, const Plan& p) {
-  (void)c;
   const unsigned x = s2_->xfer;
   const bool first = s2_->first;
   s2_.reset();
@@ -179,6 +257,7 @@ void SegmenterModel::apply(uint64_t c, const Plan& p) {
     if (!p.err) {
       sb_.expect_packet(make_control_packet(d, uint16_t(X.last_tid), uint16_t(X.last_seq)), x);
       st_.stats.inc(Stat::ControlPackets);
+      X.ctrl_sent = true;
     }
     park = Park::Wait;
   } else if (p.issue) {
@@ -189,7 +268,15 @@ void SegmenterModel::apply(uint64_t c, const Plan& p) {
     } else if (first) {
       (d.kind == Kind::OneFid ? st_.fid1_fifo : st_.fid4_fifo).pop();
     }
-    st_.ptt[p.tid] = PttEntry{true, seq, x};
+    PttEntry& e = st_.ptt[p.tid];
+    e.valid = true;
+    e.seq = seq;
+    e.xfer = x;
+    e.blk = p.k;
+    e.retries = 0;
+    e.rp = false;
+    e.sent = false;  // a bypassing block leaves in this cycle: see EngineModel::handshakes
+    e.written = c;
     X.issued = p.k + 1;
     if (first) X.flow = p.flow;
     if (d.kind == Kind::Inline) {
@@ -197,7 +284,7 @@ void SegmenterModel::apply(uint64_t c, const Plan& p) {
       st_.stats.inc(Stat::InlinePackets);
       park = Park::Wait;
     } else {
-      sb_.expect_block(p.tid, expected_block_desc(d, p.k, X.flow, uint16_t(seq)), x);
+      sb_.expect_block(p.tid, expected_block_desc(d, p.k, X.flow, uint16_t(seq)), x, c);
       st_.stats.inc(Stat::BlocksIssued);
       if (p.is_last) {
         X.last_tid = p.tid;
@@ -205,6 +292,7 @@ void SegmenterModel::apply(uint64_t c, const Plan& p) {
         if (p.direct_ctrl) {
           sb_.expect_packet(make_control_packet(d, uint16_t(p.tid), uint16_t(seq)), x);
           st_.stats.inc(Stat::ControlPackets);
+          X.ctrl_sent = true;
           park = Park::Wait;
         } else {
           park = d.notify ? Park::NeedCtrl : Park::Wait;

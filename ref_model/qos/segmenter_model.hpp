@@ -23,6 +23,10 @@ class SegmenterModel {
   std::optional<SchedModel::Held> held() const;
   // Stage 1 dequeued `e` from queue `qid`.
   void load(const SchedModel::Entry& e, unsigned qid);
+  // Stage 1 took the re-issue request `r` (design.md 8.1).
+  void load_retx(const RetxReq& r);
+  // The seq a re-issue of `tid` takes when stage 2 fires it in this cycle, if it does.
+  std::optional<unsigned> retx_now(unsigned tid) const;
   // The DUT's stage 2 fired / held this cycle.
   void fire(uint64_t c);
   void check_hold(uint64_t c);
@@ -34,6 +38,7 @@ class SegmenterModel {
     bool is_ctrl = false, err = false, issue = false, busy = false;
     bool need_pkt = false, need_blk = false, need_fin = false, need_enq = false;
     bool direct_ctrl = false, is_last = false;
+    bool retx = false, live = false, retx_ctrl = false;  // a re-issue, still current
     uint32_t k = 0, inflight = 0;
     unsigned tid = 0, flow = 0;
   };
@@ -47,11 +52,14 @@ class SegmenterModel {
   Stalls stalls(const Plan& p) const;
   void observe_fire(uint64_t c, const Plan& p) const;
   void apply(uint64_t c, const Plan& p);
+  void apply_retx(uint64_t c, const Plan& p);
 
   struct Slot {
     unsigned xfer;
     bool first;
     unsigned qid;
+    bool retx = false;
+    RetxReq rq{};
   };
   EngineState& st_;
   EngineScoreboard& sb_;

@@ -5,10 +5,10 @@ namespace ni {
 
 const char* to_string(Stat s) {
   static const char* const names[NumStats] = {
-      "desc_accepted",   "write_rejected", "blocks_issued", "inline_packets",
-      "control_packets", "acks_accepted",  "nacks",         "rsp_dropped",
-      "retransmissions", "xfers_done",     "xfers_error",   "blk_stall_cycles",
-      "pkt_stall_cycles"};
+      "desc_accepted",    "write_rejected", "blocks_issued", "inline_packets",
+      "control_packets",  "acks_accepted",  "nacks",         "rsp_dropped",
+      "retransmissions",  "xfers_done",     "xfers_error",   "blk_stall_cycles",
+      "pkt_stall_cycles", "timeouts"};
   const unsigned i = static_cast<unsigned>(s);
   return i < NumStats ? names[i] : "?";
 }

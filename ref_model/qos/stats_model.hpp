@@ -24,6 +24,7 @@ enum class Stat : uint8_t {
   XfersError = 10,
   BlkStallCycles = 11,  // blk_valid_o && !blk_ready_i
   PktStallCycles = 12,  // pkt_valid_o && !pkt_ready_i
+  Timeouts = 13,        // timeout events accepted by the Message Handler
 };
 const char* to_string(Stat s);
 
@@ -33,7 +34,7 @@ class StatsModel {
   // Adds n, saturating at 2^64-1.
   void inc(Stat s, uint64_t n = 1);
   uint64_t get(Stat s) const { return c_[static_cast<unsigned>(s)]; }
-  // Counter by index; 0 for indices above 12 (the region-3 read rule).
+  // Counter by index; 0 for indices above 13 (the region-3 read rule).
   uint64_t read(unsigned index) const { return index < NumStats ? c_[index] : 0; }
   // For tests of saturation and for restoring a snapshot.
   void set(Stat s, uint64_t v) { c_[static_cast<unsigned>(s)] = v; }

@@ -64,7 +64,8 @@ package ni_pkg;
   localparam int unsigned SeqW        = 14;
   localparam int unsigned CntW        = 18;                      // block counts
   localparam int unsigned LineW       = 256;
-  localparam int unsigned NumStats    = 13;
+  localparam int unsigned NumStats    = 14;
+  localparam int unsigned RetriesW    = 8;                       // re-issues of a block, saturating
   // ni_node adds counters 16-26 (ICD 8): packets sent, received, head/payload CRC errors,
   // no receive context, stale or duplicate, misrouted, ACKs sent, NACKs sent, notifications,
   // receive contexts reclaimed idle.
@@ -290,6 +291,7 @@ package ni_pkg;
     seq_t  last_seq;
     cnt_t  res_base;   // ack_md.resolved when the first block was issued
     logic  err_base;   // ack_md.err_tog when the first block was issued
+    logic  ctrl_sent;  // the control packet has been emitted (a re-issued last block repeats it)
   } seg_md_t;
 
   // Written by segmenter stage 2, read by the Message Handler.
@@ -314,7 +316,16 @@ package ni_pkg;
     qid_t  own_qid;    // queue the transfer returns to when woken
     kind_e kind;
     fid_t  fid;        // FID (1x) or base FID (4x) to return when the transfer finishes
+    cnt_t  blk;        // block index k of the transfer (0 for an inline packet)
+    logic [RetriesW-1:0] retries;  // re-issues of this block so far (saturating)
   } ptt_t;
+
+  // A re-issue request (docs/design.md section 8.1): the TID and its entry as it was when the
+  // NACK or timeout was accepted (its seq identifies the incarnation).
+  typedef struct packed {
+    tid_t tid;
+    ptt_t e;
+  } rq_t;
 
   // Segmenter -> Message Handler: finish a transfer that has nothing in flight.
   typedef struct packed {
@@ -330,6 +341,9 @@ package ni_pkg;
   // port unconnected and removes the logic that drives it.
   // ---------------------------------------------------------------------------------------
   typedef struct packed {
+    logic                 s2_retx;       // stage 2's node is a re-issue request
+    logic                 retx_pop;      // stage 1 takes a re-issue request (no dequeue)
+    logic                 tmo;           // the timeout FSM offers a timeout event to M0
     logic                 axi_starving;  // the AXI slave's enqueue was refused AxiMaxWait times
     logic                 axi_enq_req;   // the AXI slave requests an enqueue
     xfer_t                s2_node;       // node held by segmenter stage 2

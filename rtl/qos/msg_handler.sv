@@ -2,12 +2,16 @@
 // Message Handler (thesis 3.11, docs/design.md section 9), pipelined to take one event per
 // cycle.
 //
-// M0: the adaptive arbiter picks a network response or a segmenter finish event; a response
-//     reads the Pending Transactions Table.
+// M0: a timeout event of the timeout FSM (top priority), else the adaptive arbiter picks a
+//     network response or a segmenter finish event; a response or timeout reads the Pending
+//     Transactions Table.
 // M1: a response is valid when its entry is valid (and not invalidated this cycle) and the
-//     seq numbers match; otherwise it is dropped and counted. A valid one reads the ACK and
-//     park metadata of its transfer.
-// M2: count the resolve, return the TID, wake or finish the transfer.
+//     seq numbers match; a NACK or timeout also needs the entry to have no re-issue pending.
+//     Otherwise a response is dropped and counted (a timeout event just vanishes). A valid
+//     one reads the ACK and park metadata of its transfer.
+// M2: a NACK or timeout with retries left requests a re-issue (section 8.1 of
+//     docs/design.md); anything else resolves the block: count the resolve, return the TID,
+//     wake or finish the transfer.
 // The handler never stalls: its enqueue has the top priority and it alone returns IDs.
 `default_nettype none
 
@@ -21,6 +25,11 @@ module msg_handler
   input  logic               rsp_valid_i,
   output logic               rsp_ready_o,
   input  rsp_t               rsp_i,
+  // timeout events from the timeout FSM (accepted in the cycle they are offered)
+  input  logic               tmo_valid_i,
+  input  tid_t               tmo_tid_i,
+  input  seq_t               tmo_seq_i,
+  input  logic [63:0]        max_retries_i,
   // finish events from the segmenter (FIFO head)
   input  logic               fin_valid_i,
   input  fin_t               fin_i,
@@ -35,6 +44,12 @@ module msg_handler
   output logic [NumTids-1:0] ptt_valid_o,
   output logic               ptt_clr_o,      // entry invalidated this cycle
   output tid_t               ptt_clr_tid_o,
+  // re-issues: the pending flags, the requests, and the segmenter's re-issue (clears a flag)
+  output logic [NumTids-1:0] retx_pend_o,
+  output logic               rq_push_o,
+  output rq_t                rq_o,
+  input  logic               seg_retx_i,
+  input  tid_t               seg_retx_tid_i,
   // ACK metadata: the handler's copy (read) and the write to both copies
   output logic               ackmd_re_o,
   output xfer_t              ackmd_raddr_o,
@@ -69,7 +84,8 @@ module msg_handler
   output logic               stat_nack_o,
   output logic               stat_drop_o,
   output logic               stat_done_o,
-  output logic               stat_error_o
+  output logic               stat_error_o,
+  output logic               stat_tmo_o
 );
 
   // =======================================================================================
@@ -79,25 +95,39 @@ module msg_handler
   logic mh_gnt;
   logic m0_rsp;
 
+  // A timeout event takes M0 ahead of both; the arbiter sees no request in that cycle.
   md_arbiter u_arb (
     .clk_i    (clk_i),
     .rst_ni   (rst_ni),
-    .seg_req_i(fin_valid_i),
-    .mh_req_i (rsp_valid_i && init_done_i),
+    .seg_req_i(fin_valid_i && !tmo_valid_i),
+    .mh_req_i (rsp_valid_i && init_done_i && !tmo_valid_i),
     .seg_gnt_o(seg_gnt),
     .mh_gnt_o (mh_gnt)
   );
 
-  assign rsp_ready_o = init_done_i && !seg_gnt;
+  rsp_t m0_r;
+
+  assign rsp_ready_o = init_done_i && !seg_gnt && !tmo_valid_i;
   assign m0_rsp      = rsp_valid_i && rsp_ready_o;
   assign fin_pop_o   = seg_gnt;
-  assign ptt_re_o    = m0_rsp;
-  assign ptt_raddr_o = rsp_i.tid;
+  assign ptt_re_o    = m0_rsp || tmo_valid_i;
+  assign ptt_raddr_o = m0_r.tid;
+
+  // A timeout event travels as a NACK flagged `tmo`.
+  always_comb begin
+    m0_r = rsp_i;
+    if (tmo_valid_i) begin
+      m0_r.seq  = tmo_seq_i;
+      m0_r.tid  = tmo_tid_i;
+      m0_r.nack = 1'b1;
+    end
+  end
 
   // =======================================================================================
   // M1: response check
   // =======================================================================================
   logic  m1_rsp_q;
+  logic  m1_tmo_q;
   logic  m1_fin_q;
   rsp_t  m1_r_q;
   fin_t  m1_f_q;
@@ -107,31 +137,42 @@ module msg_handler
   ptt_t  segp_wdata_q;
 
   logic [NumTids-1:0] ptt_valid_q, ptt_valid_d;
+  logic [NumTids-1:0] rp_q, rp_d;   // re-issue pending
 
   // M2 registers (declared here: M1 looks at the invalidation M2 does this cycle)
   logic  m2_rsp_q;
   logic  m2_fin_q;
-  logic  m2_nack_q;
+  logic  m2_nack_q;  // NACK or timeout
+  logic  m2_tmo_q;
   tid_t  m2_tid_q;
   ptt_t  m2_e_q;
   fin_t  m2_f_q;
 
   ptt_t  m1_entry;
   logic  m1_valid_entry;
+  logic  m1_retx_pend;
   logic  m1_accept;
+  logic  m2_retx, m2_res;
 
+  // The entry as it is now: the segmenter's write of the previous cycle (the RAM read in M0
+  // did not see it) and a re-issue's write of this very cycle (its new seq makes a response
+  // to the old one stale).
   always_comb begin
     m1_entry = ptt_rdata_i;
     if (segp_we_q && segp_waddr_q == m1_r_q.tid) m1_entry = segp_wdata_q;
+    if (seg_ptt_we_i && seg_ptt_waddr_i == m1_r_q.tid) m1_entry = seg_ptt_wdata_i;
   end
 
-  assign m1_valid_entry = ptt_valid_q[m1_r_q.tid] && !(m2_rsp_q && m2_tid_q == m1_r_q.tid);
-  assign m1_accept      = m1_rsp_q && m1_valid_entry && (m1_entry.seq == m1_r_q.seq);
+  assign m1_valid_entry = ptt_valid_q[m1_r_q.tid] && !(m2_res && m2_tid_q == m1_r_q.tid);
+  assign m1_retx_pend   = rp_q[m1_r_q.tid] ||
+                          (m2_rsp_q && m2_retx && m2_tid_q == m1_r_q.tid);
+  assign m1_accept      = m1_rsp_q && m1_valid_entry && (m1_entry.seq == m1_r_q.seq) &&
+                          !(m1_r_q.nack && m1_retx_pend);
   assign ackmd_re_o     = m1_accept;
   assign ackmd_raddr_o  = m1_entry.xfer;
   assign park_re_o      = m1_accept;
   assign park_raddr_o   = m1_entry.xfer;
-  assign stat_drop_o    = m1_rsp_q && !m1_accept;
+  assign stat_drop_o    = m1_rsp_q && !m1_tmo_q && !m1_accept;
 
   // =======================================================================================
   // M2: resolve
@@ -162,6 +203,14 @@ module msg_handler
     if (parkp_we_q && parkp_waddr_q == x) park_cur = parkp_wdata_q;
   end
 
+  // A NACK or timeout with retries left re-issues the block; everything else resolves it.
+  assign m2_retx = m2_nack_q && (64'(m2_e_q.retries) < max_retries_i);
+  assign m2_res  = m2_rsp_q && !m2_retx;
+
+  assign rq_push_o = m2_rsp_q && m2_retx;
+  assign rq_o.tid  = m2_tid_q;
+  assign rq_o.e    = m2_e_q;
+
   assign resolved_new = ack_cur.resolved + cnt_t'(1);
   assign err_tog_new  = m2_nack_q ? !m2_e_q.err_base : ack_cur.err_tog;
   assign err_now      = (err_tog_new != m2_e_q.err_base);
@@ -171,7 +220,7 @@ module msg_handler
     wake_own  = 1'b0;
     wake_ctrl = 1'b0;
     fin_rsp   = 1'b0;
-    if (m2_rsp_q && parked) begin
+    if (m2_res && parked) begin
       unique case (park_cur.reason)
         ParkMore: wake_own = 1'b1;
         ParkNeedCtrl: begin
@@ -184,7 +233,7 @@ module msg_handler
     end
   end
 
-  assign ackmd_we_o             = m2_rsp_q;
+  assign ackmd_we_o             = m2_res;
   assign ackmd_waddr_o          = x;
   assign ackmd_wdata_o.resolved = resolved_new;
   assign ackmd_wdata_o.err_tog  = err_tog_new;
@@ -194,7 +243,7 @@ module msg_handler
   assign enq_qid_o   = wake_ctrl ? qid_t'(QCtrl) : m2_e_q.own_qid;
   assign enq_node_o  = x;
 
-  assign tid_push_o    = m2_rsp_q && (m2_e_q.kind == KindTid || m2_e_q.kind == KindInline);
+  assign tid_push_o    = m2_res && (m2_e_q.kind == KindTid || m2_e_q.kind == KindInline);
   assign tid_push_id_o = m2_tid_q;
 
   // A transfer finishes here (last resolve) or from the segmenter's FIFO.
@@ -219,7 +268,7 @@ module msg_handler
 
   // The seq was checked in M1; write channels have channel bit 6 clear.
   logic unused_m2;
-  assign unused_m2 = ^{m2_e_q.seq, fin_xfer[6]};
+  assign unused_m2 = ^{m2_e_q.seq, m2_e_q.blk, fin_xfer[6]};
 
   assign finish_o      = m2_fin_q || fin_rsp;
   assign finish_wch_o  = {fin_xfer[XferW-1:ChW], fin_xfer[5:0]};
@@ -229,7 +278,8 @@ module msg_handler
   assign fid_push_id_o = fin_fid;
 
   assign stat_ack_o   = m2_rsp_q && !m2_nack_q;
-  assign stat_nack_o  = m2_rsp_q && m2_nack_q;
+  assign stat_nack_o  = m2_rsp_q && m2_nack_q && !m2_tmo_q;
+  assign stat_tmo_o   = m2_rsp_q && m2_tmo_q;
   assign stat_done_o  = finish_o && !fin_err;
   assign stat_error_o = finish_o && fin_err;
 
@@ -238,12 +288,22 @@ module msg_handler
   // =======================================================================================
   always_comb begin
     ptt_valid_d = ptt_valid_q;
-    if (m2_rsp_q)     ptt_valid_d[m2_tid_q]        = 1'b0;
+    if (m2_res)       ptt_valid_d[m2_tid_q]        = 1'b0;
     if (seg_ptt_we_i) ptt_valid_d[seg_ptt_waddr_i] = 1'b1;
   end
   assign ptt_valid_o   = ptt_valid_q;
-  assign ptt_clr_o     = m2_rsp_q;
+  assign ptt_clr_o     = m2_res;
   assign ptt_clr_tid_o = m2_tid_q;
+
+  // Re-issue pending: set by a re-issue request, cleared when the re-issue takes its new seq
+  // or when the block resolves first (an ACK to the old seq cancels the request).
+  always_comb begin
+    rp_d = rp_q;
+    if (m2_res)     rp_d[m2_tid_q]       = 1'b0;
+    if (seg_retx_i) rp_d[seg_retx_tid_i] = 1'b0;
+    if (rq_push_o)  rp_d[m2_tid_q]       = 1'b1;
+  end
+  assign retx_pend_o = rp_q;
 
   // =======================================================================================
   // Registers
@@ -251,13 +311,16 @@ module msg_handler
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       ptt_valid_q   <= '0;
+      rp_q          <= '0;
       m1_rsp_q      <= 1'b0;
+      m1_tmo_q      <= 1'b0;
       m1_fin_q      <= 1'b0;
       m1_r_q        <= '0;
       m1_f_q        <= '0;
       m2_rsp_q      <= 1'b0;
       m2_fin_q      <= 1'b0;
       m2_nack_q     <= 1'b0;
+      m2_tmo_q      <= 1'b0;
       m2_tid_q      <= '0;
       m2_e_q        <= '0;
       m2_f_q        <= '0;
@@ -272,13 +335,16 @@ module msg_handler
       parkp_wdata_q <= '0;
     end else begin
       ptt_valid_q   <= ptt_valid_d;
-      m1_rsp_q      <= m0_rsp;
+      rp_q          <= rp_d;
+      m1_rsp_q      <= m0_rsp || tmo_valid_i;
+      m1_tmo_q      <= tmo_valid_i;
       m1_fin_q      <= seg_gnt;
-      m1_r_q        <= rsp_i;
+      m1_r_q        <= m0_r;
       m1_f_q        <= fin_i;
       m2_rsp_q      <= m1_accept;
       m2_fin_q      <= m1_fin_q;
       m2_nack_q     <= m1_r_q.nack;
+      m2_tmo_q      <= m1_tmo_q;
       m2_tid_q      <= m1_r_q.tid;
       m2_e_q        <= m1_entry;
       m2_f_q        <= m1_f_q;
@@ -301,8 +367,13 @@ module msg_handler
   `ASSERT(NoReadyBeforeInit, !init_done_i |-> !rsp_ready_o)
   `ASSERT(OneEventPerCycle, !(m1_rsp_q && m1_fin_q))
   `ASSERT(NoWakeAndFinish, !(enq_valid_o && finish_o))
-  `ASSERT(SetOnlyFreeEntry, seg_ptt_we_i |-> !ptt_valid_q[seg_ptt_waddr_i] ||
-                                            (m2_rsp_q && m2_tid_q == seg_ptt_waddr_i))
+  `ASSERT(SetOnlyFreeEntry, seg_ptt_we_i && !seg_retx_i |-> !ptt_valid_q[seg_ptt_waddr_i] ||
+                                            (m2_res && m2_tid_q == seg_ptt_waddr_i))
+  `ASSERT(RetxOnlyPending, seg_retx_i |-> seg_ptt_we_i && seg_ptt_waddr_i == seg_retx_tid_i &&
+                                         ptt_valid_q[seg_retx_tid_i] && rp_q[seg_retx_tid_i] &&
+                                         !(m2_res && m2_tid_q == seg_retx_tid_i))
+  `ASSERT(NoRequestTwice, rq_push_o |-> !rp_q[m2_tid_q])
+  `ASSERT(TmoAccepted, tmo_valid_i |-> !rsp_ready_o && !seg_gnt)
   `ASSERT(NoFinishTwice, m2_fin_q |-> !fin_rsp)
   `ASSERT(ArbGrantMatches, mh_gnt |-> rsp_ready_o)
 

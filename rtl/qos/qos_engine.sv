@@ -3,8 +3,9 @@
 //
 // Top level: the tables (Transfer Table, metadata, Pending Transactions Table), the ID FIFOs
 // and their initialiser, the scheduling queues, the status and statistics registers, and
-// the four blocks that work on them: AXI slave, Transfer Segmenter, Message Handler and the
-// packet queue. docs/design.md describes how they fit together.
+// the blocks that work on them: AXI slave, Transfer Segmenter, Message Handler, the timeout
+// FSM with its re-issue requests, and the packet queue. docs/design.md describes how they
+// fit together.
 `default_nettype none
 
 module qos_engine
@@ -421,13 +422,14 @@ module qos_engine
   logic [5:0]          stat_idx;
   logic [63:0]         stat_val;
   logic                st_live, st_slverr, st_blk, st_inline, st_ctrl;
-  logic                st_ack, st_nack, st_drop, st_done, st_error;
+  logic                st_ack, st_nack, st_drop, st_done, st_error, st_retx, st_tmo;
 
-  assign stat_inc = {pkt_valid_o && !pkt_ready_i,  // 12 pkt port stalled
+  assign stat_inc = {st_tmo,                       // 13 timeouts
+                     pkt_valid_o && !pkt_ready_i,  // 12 pkt port stalled
                      blk_valid_o && !blk_ready_i,  // 11 blk port stalled
                      st_error,                     // 10 transfers ERROR
                      st_done,                      //  9 transfers DONE
-                     1'b0,                         //  8 retransmissions
+                     st_retx,                      //  8 retransmissions
                      st_drop,                      //  7 responses dropped
                      st_nack,                      //  6 NACKs
                      st_ack,                       //  5 ACKs accepted
@@ -535,9 +537,59 @@ module qos_engine
     .max_retries_o      (max_retries)
   );
 
-  // Retransmission is not implemented yet; its control registers are stored and read back.
-  logic unused_ctrl_regs;
-  assign unused_ctrl_regs = ^{retx_timeout, max_retries};
+  // =======================================================================================
+  // Retransmission (ICD 14, docs/design.md section 8.1): the timeout FSM and the re-issue
+  // requests of the Message Handler (at most one per TID, so NumTids entries never fill)
+  // =======================================================================================
+  logic               tmo_valid;
+  tid_t               tmo_tid;
+  seq_t               tmo_seq;
+  logic [NumTids-1:0] retx_pend;
+  logic               rq_push, rq_pop, rq_empty, rq_full;
+  rq_t                rq_in, rq_head;
+  logic [$clog2(NumTids+1)-1:0] unused_rq_count;
+  logic               seg_retx, ptt_we_left;
+  tid_t               seg_retx_tid;
+  logic [3:0]         pkt_out_kind;
+  tid_t               pkt_out_tid;
+
+  // kind and tid of the packet on pkt (header bits 3:0 and 13:4, ICD 7)
+  assign pkt_out_kind = pkt_data_o[3:0];
+  assign pkt_out_tid  = pkt_data_o[13:4];
+
+  retx_timer u_timer (
+    .clk_i        (clk_i),
+    .rst_ni       (rst_ni),
+    .timeout_i    (retx_timeout),
+    .ptt_valid_i  (ptt_valid),
+    .retx_pend_i  (retx_pend),
+    .ptt_we_i     (ptt_we),
+    .ptt_waddr_i  (ptt_waddr),
+    .ptt_wseq_i   (ptt_wdata.seq),
+    .ptt_we_left_i(ptt_we_left),
+    .blk_hs_i     (blk_valid_o && blk_ready_i),
+    .blk_tid_i    (blk_tid_o),
+    .pkt_hs_i     (pkt_valid_o && pkt_ready_i && pkt_out_kind == PktKindInline),
+    .pkt_tid_i    (pkt_out_tid),
+    .tmo_valid_o  (tmo_valid),
+    .tmo_tid_o    (tmo_tid),
+    .tmo_seq_o    (tmo_seq)
+  );
+
+  sync_fifo #(
+    .Depth(NumTids),
+    .Width($bits(rq_t))
+  ) u_rq_fifo (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .push_i     (rq_push),
+    .push_data_i(rq_in),
+    .pop_i      (rq_pop),
+    .head_o     (rq_head),
+    .empty_o    (rq_empty),
+    .full_o     (rq_full),
+    .count_o    (unused_rq_count)
+  );
 
   // =======================================================================================
   // Transfer Segmenter (thesis 3.9) and the packet queue
@@ -548,7 +600,7 @@ module qos_engine
   logic      pkt_we, pkt_full;
   pkt_body_t pkt_body;
   blk_desc_t blk_desc;
-  logic      trc_s2_fire, trc_s2_hold;
+  logic      trc_s2_fire, trc_s2_hold, trc_retx_pop, trc_s2_retx;
   xfer_t     trc_s2_node;
 
   transfer_segmenter #(
@@ -595,6 +647,13 @@ module qos_engine
     .fid4_count_i    (fid4_count),
     .fid4_pop_o      (fid4_pop),
     .ptt_valid_i     (ptt_valid),
+    .rq_valid_i      (!rq_empty),
+    .rq_i            (rq_head),
+    .rq_pop_o        (rq_pop),
+    .retx_pend_i     (retx_pend),
+    .retx_o          (seg_retx),
+    .retx_tid_o      (seg_retx_tid),
+    .ptt_we_left_o   (ptt_we_left),
     .ptt_clr_i       (ptt_clr),
     .ptt_clr_tid_i   (ptt_clr_tid),
     .ptt_we_o        (ptt_we),
@@ -614,9 +673,12 @@ module qos_engine
     .stat_blk_o      (st_blk),
     .stat_inline_o   (st_inline),
     .stat_ctrl_o     (st_ctrl),
+    .stat_retx_o     (st_retx),
     .trace_s2_fire_o (trc_s2_fire),
     .trace_s2_hold_o (trc_s2_hold),
-    .trace_s2_node_o (trc_s2_node)
+    .trace_s2_node_o (trc_s2_node),
+    .trace_retx_pop_o(trc_retx_pop),
+    .trace_s2_retx_o (trc_s2_retx)
   );
 
   assign blk_desc_o = blk_desc;
@@ -659,6 +721,10 @@ module qos_engine
     .rsp_valid_i     (rsp_valid_i),
     .rsp_ready_o     (rsp_ready_o),
     .rsp_i           (rsp_i),
+    .tmo_valid_i     (tmo_valid),
+    .tmo_tid_i       (tmo_tid),
+    .tmo_seq_i       (tmo_seq),
+    .max_retries_i   (max_retries),
     .fin_valid_i     (!fin_empty),
     .fin_i           (fin_head),
     .fin_pop_o       (fin_pop),
@@ -671,6 +737,11 @@ module qos_engine
     .ptt_valid_o     (ptt_valid),
     .ptt_clr_o       (ptt_clr),
     .ptt_clr_tid_o   (ptt_clr_tid),
+    .retx_pend_o     (retx_pend),
+    .rq_push_o       (rq_push),
+    .rq_o            (rq_in),
+    .seg_retx_i      (seg_retx),
+    .seg_retx_tid_i  (seg_retx_tid),
     .ackmd_re_o      (ackmd_mh_re),
     .ackmd_raddr_o   (ackmd_mh_raddr),
     .ackmd_rdata_i   (ackmd_mh_rdata),
@@ -699,7 +770,8 @@ module qos_engine
     .stat_nack_o     (st_nack),
     .stat_drop_o     (st_drop),
     .stat_done_o     (st_done),
-    .stat_error_o    (st_error)
+    .stat_error_o    (st_error),
+    .stat_tmo_o      (st_tmo)
   );
 
   // =======================================================================================
@@ -742,6 +814,9 @@ module qos_engine
     trace_o.s2_node      = trc_s2_node;
     trace_o.axi_enq_req  = axi_enq_valid;
     trace_o.axi_starving = axi_starving;
+    trace_o.tmo          = tmo_valid;
+    trace_o.retx_pop     = trc_retx_pop;
+    trace_o.s2_retx      = trc_s2_retx;
   end
 
   // =======================================================================================
@@ -750,6 +825,7 @@ module qos_engine
   `ASSERT_VALID_HELD(BlkHeld, blk_valid_o, blk_ready_i, {blk_tid_o, blk_desc_o})
   `ASSERT_VALID_HELD(PktHeld, pkt_valid_o, pkt_ready_i, pkt_data_o)
   `ASSERT(NoInitPushAfterDone, init_done |-> !ini_tid_push && !ini_fid1_push && !ini_fid4_push)
+  `ASSERT(RqNeverFull, rq_push |-> !rq_full)
   `ASSERT(NoIdReturnBeforeDone, !init_done |-> !mh_tid_push && !mh_fid1_push && !mh_fid4_push)
 
 endmodule

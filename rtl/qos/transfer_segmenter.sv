@@ -8,6 +8,10 @@
 // re-enqueue, park, or finish. First blocks leave from stage 2 directly (stage-3 bypass).
 // Stage 3 computes the addresses of blocks k >= 1 and holds a block while `blk_ready_i` is
 // low.
+// Re-issues (docs/design.md section 8.1) take stage 1 ahead of the queues: stage 1 pops the
+// oldest re-issue request instead of dequeuing, reads its transfer's descriptor and metadata,
+// and stage 2 re-issues the block (same TID, new seq, `retx` set) unless the request has
+// gone stale (the block resolved first, or the TID now holds another block).
 `default_nettype none
 
 module transfer_segmenter
@@ -28,6 +32,14 @@ module transfer_segmenter
   output qid_t                 deq_qid_o,
   input  xfer_t                deq_node_i,
   input  logic                 deq_first_i,
+  // re-issue requests (FIFO head) and the pending flags
+  input  logic                 rq_valid_i,
+  input  rq_t                  rq_i,
+  output logic                 rq_pop_o,
+  input  logic [NumTids-1:0]   retx_pend_i,
+  output logic                 retx_o,         // a re-issue takes its new seq
+  output tid_t                 retx_tid_o,
+  output logic                 ptt_we_left_o,  // the block written to the PTT leaves at once
   output logic                 enq_valid_o,
   input  logic                 enq_ready_i,
   output qid_t                 enq_qid_o,
@@ -91,10 +103,13 @@ module transfer_segmenter
   output logic                 stat_blk_o,
   output logic                 stat_inline_o,
   output logic                 stat_ctrl_o,
+  output logic                 stat_retx_o,
   // trace (qos_engine's trace port): stage 2's node, and whether it fires or holds
   output logic                 trace_s2_fire_o,
   output logic                 trace_s2_hold_o,
-  output xfer_t                trace_s2_node_o
+  output xfer_t                trace_s2_node_o,
+  output logic                 trace_retx_pop_o,
+  output logic                 trace_s2_retx_o
 );
 
   localparam int unsigned L = IntraPrios;
@@ -117,6 +132,11 @@ module transfer_segmenter
   logic    s2_new_q;    // first cycle in stage 2: RAM outputs are fresh
   ack_md_t s2_ack_q;    // ACK metadata, kept current while stage 2 holds
   logic    s2_fire;
+  logic    s2_retx_q;   // stage 2 holds a re-issue request
+  rq_t     s2_rq_q;
+  logic    s2_rnew_q;   // first cycle of the request in stage 2
+  logic    s2_rok_q;    // its seq still names the entry
+  logic    s2_mdnew_q;  // first cycle of any node in stage 2: metadata RAM output fresh
 
   // The handler's ACK-metadata write of the previous cycle (the RAM read in stage 1 did not
   // see it).
@@ -157,14 +177,23 @@ module transfer_segmenter
     end
   end
 
-  assign deq_o         = any_eligible && (!s2_valid_q || s2_fire);
+  // A re-issue request goes first; stage 1 then does not dequeue.
+  logic  retx_pop;
+  xfer_t s1_node;
+
+  assign retx_pop      = rq_valid_i && (!s2_valid_q || s2_fire);
+  assign rq_pop_o      = retx_pop;
+  assign deq_o         = any_eligible && (!s2_valid_q || s2_fire) && !rq_valid_i;
   assign deq_qid_o     = pick;
-  assign tt_re_o       = deq_o;
-  assign tt_row_o      = deq_node_i[XferW-1:1];
-  assign segmd_re_o    = deq_o;
-  assign segmd_raddr_o = deq_node_i;
+  assign s1_node       = rq_valid_i ? rq_i.e.xfer : deq_node_i;
+  assign tt_re_o       = deq_o || retx_pop;
+  assign tt_row_o      = s1_node[XferW-1:1];
+  assign segmd_re_o    = deq_o || retx_pop;
+  assign segmd_raddr_o = s1_node;
   assign ackmd_re_o    = deq_o;
   assign ackmd_raddr_o = deq_node_i;
+
+  assign trace_retx_pop_o = retx_pop;
 
   // =======================================================================================
   // Stage 2: decode
@@ -207,17 +236,24 @@ module transfer_segmenter
   // The control word's reserved/last/long bits were checked by the AXI slave.
   logic unused_desc;
   assign unused_desc = ^{line1[255:128], ctrl.last, ctrl.rsvd, ctrl.is_long, si.rsvd};
-  assign md       = segmd_rdata_i;
+  // Stage 2's metadata write of the previous cycle (a re-issue and its transfer's own node
+  // can follow each other through stage 2).
+  logic    segw_we_q;
+  xfer_t   segw_waddr_q;
+  seg_md_t segw_wdata_q;
+
+  assign md       = (s2_mdnew_q && segw_we_q && segw_waddr_q == s2_node_q) ? segw_wdata_q :
+                                                                             segmd_rdata_i;
   assign page     = s2_node_q[XferW-1:ChW];
   assign k_inline = (ctrl.kind == KindInline);
   assign k_cm     = (ctrl.kind == Kind1x) || (ctrl.kind == Kind4x);
   assign total    = k_inline ? cnt_t'(1) : si.total;
-  assign k        = s2_first_q ? '0 : md.issued;
+  assign k        = s2_retx_q ? s2_rq_q.e.blk : (s2_first_q ? '0 : md.issued);
   assign res_base = s2_first_q ? ack_eff.resolved : md.res_base;
   assign err_base = s2_first_q ? ack_eff.err_tog : md.err_base;
   assign inflight = k - (ack_eff.resolved - res_base);
   assign err      = (ack_eff.err_tog != err_base);
-  assign is_ctrl  = (s2_qid_q == qid_t'(QCtrl));
+  assign is_ctrl  = !s2_retx_q && (s2_qid_q == qid_t'(QCtrl));
   assign is_last  = (k + cnt_t'(1) == total);
   assign own_qid  = queue_of(ctrl.kind, ctrl.prio, 1'b1, IntraPrios);
 
@@ -244,6 +280,7 @@ module transfer_segmenter
         blk_tid = tid_head_i;
       end
     endcase
+    if (s2_retx_q) blk_tid = s2_rq_q.tid;
   end
 
   // A congestion-managed TID is busy while its previous block is unresolved (the thesis's
@@ -252,19 +289,47 @@ module transfer_segmenter
 
   // ---- what stage 2 does -------------------------------------------------------------------
   logic act_ctrl, act_err, act_issue;
+  logic rx_live;      // the re-issue request in stage 2 is still current
+  logic rx_ok;
+  logic iss;          // a block or inline packet is issued (fresh or re-issued)
+  logic retx_ctrl;    // a re-issued last block repeats its control packet
+  seq_t seqb, seqb_fwd_q;
+  logic seqb_fwd_we_q;
   logic mem_notify;
   logic direct_ctrl;   // control packet made together with the last block
   logic need_pkt, need_blk, need_fin, need_enq, parks;
   park_e park_reason;
   seq_t  seq_cur;
 
+  // The request is current when the entry still has its re-issue pending (no resolve now)
+  // and still holds the block the request was made for (same seq as then). Only stage 2
+  // writes the PTT, so the seq check of the first cycle holds while the request waits here.
+  dp_ram #(
+    .Depth(NumTids),
+    .Width(SeqW)
+  ) u_seq_copy (
+    .clk_i  (clk_i),
+    .we_i   (ptt_we_o),
+    .waddr_i(ptt_waddr_o),
+    .wdata_i(ptt_wdata_o.seq),
+    .re_i   (retx_pop),
+    .raddr_i(rq_i.tid),
+    .rdata_o(seqb)
+  );
+
+  assign rx_ok   = s2_rnew_q ? ((seqb_fwd_we_q ? seqb_fwd_q : seqb) == s2_rq_q.e.seq) : s2_rok_q;
+  assign rx_live = s2_retx_q && rx_ok && retx_pend_i[s2_rq_q.tid] &&
+                   !(ptt_clr_i && ptt_clr_tid_i == s2_rq_q.tid);
+
   assign act_ctrl    = is_ctrl;
-  assign act_err     = !is_ctrl && err;
-  assign act_issue   = !is_ctrl && !err && !tid_busy;
+  assign act_err     = !s2_retx_q && !is_ctrl && err;
+  assign act_issue   = !s2_retx_q && !is_ctrl && !err && !tid_busy;
+  assign iss         = act_issue || rx_live;
   assign mem_notify  = !k_inline && ctrl.notify;
   assign direct_ctrl = act_issue && !k_inline && is_last && mem_notify && (inflight == '0);
-  assign need_pkt    = (act_ctrl && !err) || (act_issue && k_inline) || direct_ctrl;
-  assign need_blk    = act_issue && !k_inline;
+  assign retx_ctrl   = rx_live && !k_inline && is_last && mem_notify && md.ctrl_sent;
+  assign need_pkt    = (act_ctrl && !err) || (iss && k_inline) || direct_ctrl || retx_ctrl;
+  assign need_blk    = iss && !k_inline;
   assign need_fin    = (act_ctrl || act_err) && (inflight == '0);
   assign need_enq    = act_issue && !k_inline && !is_last &&
                        (32'(inflight) + 1 < MaxOutstanding);
@@ -301,6 +366,7 @@ module transfer_segmenter
   assign trace_s2_fire_o = s2_fire;
   assign trace_s2_hold_o = s2_valid_q && !s2_fire;
   assign trace_s2_node_o = s2_node_q;
+  assign trace_s2_retx_o = s2_valid_q && s2_retx_q;
 
   // ---- side effects when stage 2 fires ------------------------------------------------------
   assign tid_pop_o  = s2_fire && act_issue && !k_cm;
@@ -310,7 +376,7 @@ module transfer_segmenter
   seq_gen u_seq (
     .clk_i (clk_i),
     .rst_ni(rst_ni),
-    .take_i(s2_fire && act_issue),
+    .take_i(s2_fire && iss),
     .seq_o (seq_cur)
   );
 
@@ -323,9 +389,19 @@ module transfer_segmenter
     ptt_wdata_o.own_qid  = own_qid;
     ptt_wdata_o.kind     = ctrl.kind;
     ptt_wdata_o.fid      = k_cm ? fid_cur : '0;
+    ptt_wdata_o.blk      = k;
+    ptt_wdata_o.retries  = '0;
+    if (s2_retx_q) begin
+      // the entry as it was, with the new seq and one more re-issue (saturating)
+      ptt_wdata_o         = s2_rq_q.e;
+      ptt_wdata_o.seq     = seq_cur;
+      ptt_wdata_o.retries = s2_rq_q.e.retries + RetriesW'(s2_rq_q.e.retries != '1);
+    end
   end
-  assign ptt_we_o    = s2_fire && act_issue;
+  assign ptt_we_o    = s2_fire && iss;
   assign ptt_waddr_o = blk_tid;
+  assign retx_o      = s2_fire && rx_live;
+  assign retx_tid_o  = s2_rq_q.tid;
 
   always_comb begin
     segmd_wdata_o          = md;
@@ -334,16 +410,20 @@ module transfer_segmenter
     if (act_issue) begin
       segmd_wdata_o.issued = k + cnt_t'(1);
       segmd_wdata_o.fid    = fid_cur;
+      if (s2_first_q) segmd_wdata_o.ctrl_sent = 1'b0;
       if (is_last) begin
         segmd_wdata_o.last_tid = blk_tid;
         segmd_wdata_o.last_seq = seq_cur;
       end
     end
+    if ((act_ctrl && !err) || direct_ctrl) segmd_wdata_o.ctrl_sent = 1'b1;
+    // A re-issued last block: a control packet made later carries its new seq.
+    if (rx_live && is_last) segmd_wdata_o.last_seq = seq_cur;
   end
-  assign segmd_we_o    = s2_fire;
+  assign segmd_we_o    = s2_fire && (!s2_retx_q || (rx_live && is_last));
   assign segmd_waddr_o = s2_node_q;
 
-  assign park_we_o          = s2_fire;
+  assign park_we_o          = s2_fire && !s2_retx_q;
   assign park_waddr_o       = s2_node_q;
   assign park_wdata_o.tog   = parks ? !ack_eff.wake_tog : ack_eff.wake_tog;
   assign park_wdata_o.reason = park_reason;
@@ -364,7 +444,7 @@ module transfer_segmenter
     pkt_body_o.hdr.pd       = page;
     pkt_body_o.hdr.xfer_id  = s2_node_q;
     pkt_body_o.hdr.dst_addr = w1;
-    if (act_issue && k_inline) begin
+    if (iss && k_inline) begin
       raw = {w5, w4, w2, w0};
       for (int b = 0; b < 32; b++) begin
         if (32'(b) >= ctrl.size) raw[8*b +: 8] = 8'd0;
@@ -381,8 +461,8 @@ module transfer_segmenter
       cp.size               = ctrl.size;
       cp.total_blocks       = total;
       pkt_body_o.hdr.kind   = PktKindCtrl;
-      pkt_body_o.hdr.tid    = direct_ctrl ? blk_tid : md.last_tid;
-      pkt_body_o.hdr.seq    = direct_ctrl ? seq_cur : md.last_seq;
+      pkt_body_o.hdr.tid    = (direct_ctrl || retx_ctrl) ? blk_tid : md.last_tid;
+      pkt_body_o.hdr.seq    = (direct_ctrl || retx_ctrl) ? seq_cur : md.last_seq;
       pkt_body_o.hdr.len    = 6'd32;
       pkt_body_o.hdr.notify = 1'b1;
       pkt_body_o.payload    = cp;
@@ -390,8 +470,11 @@ module transfer_segmenter
   end
   assign pkt_we_o      = s2_fire && need_pkt;
   assign stat_inline_o = s2_fire && act_issue && k_inline;
-  assign stat_ctrl_o   = s2_fire && need_pkt && !(act_issue && k_inline);
-  assign stat_blk_o    = s2_fire && need_blk;
+  // Counters 2-4 count first emissions; a re-issue (with its repeated control packet) counts
+  // in counter 8.
+  assign stat_ctrl_o   = s2_fire && need_pkt && !(iss && k_inline) && !retx_ctrl;
+  assign stat_blk_o    = s2_fire && need_blk && !s2_retx_q;
+  assign stat_retx_o   = s2_fire && rx_live;
 
   // ---- block descriptor --------------------------------------------------------------------
   // Everything but the addresses and length of a block k >= 1, which stage 3 computes.
@@ -406,6 +489,7 @@ module transfer_segmenter
     s2_desc.cm        = k_cm;
     s2_desc.fid       = blk_fid;
     s2_desc.notify    = mem_notify && is_last;
+    s2_desc.retx      = s2_retx_q;
     s2_desc.chained   = k_cm && (k != '0);
     s2_desc.len_m1    = si.first_len_m1;
     s2_desc.block_idx = k[11:0];
@@ -457,6 +541,7 @@ module transfer_segmenter
   // First blocks go out from stage 2 when stage 3 is empty (thesis 3.9.2 bypass).
   assign bypass      = s2_fire && need_blk && !s3_valid_q && (k == '0);
   assign blk_valid_o = s3_valid_q || bypass;
+  assign ptt_we_left_o = bypass && blk_ready_i;
   assign blk_tid_o   = s3_valid_q ? s3_q.tid : blk_tid;
   assign blk_desc_o  = s3_valid_q ? s3_desc : s2_desc;
 
@@ -488,6 +573,16 @@ module transfer_segmenter
       s2_qid_q    <= '0;
       s2_new_q    <= 1'b0;
       s2_ack_q    <= '0;
+      s2_retx_q   <= 1'b0;
+      s2_rq_q     <= '0;
+      s2_rnew_q   <= 1'b0;
+      s2_rok_q    <= 1'b0;
+      s2_mdnew_q  <= 1'b0;
+      segw_we_q   <= 1'b0;
+      segw_waddr_q <= '0;
+      segw_wdata_q <= '0;
+      seqb_fwd_we_q <= 1'b0;
+      seqb_fwd_q  <= '0;
       mhp_we_q    <= 1'b0;
       mhp_waddr_q <= '0;
       mhp_wdata_q <= '0;
@@ -497,11 +592,27 @@ module transfer_segmenter
       mhp_wdata_q <= mh_ackmd_wdata_i;
       s2_ack_q    <= ack_eff;
       s2_new_q    <= deq_o;
-      if (deq_o) begin
+      s2_rnew_q   <= retx_pop;
+      s2_rok_q    <= rx_ok;
+      s2_mdnew_q  <= deq_o || retx_pop;
+      segw_we_q   <= segmd_we_o;
+      segw_waddr_q <= segmd_waddr_o;
+      segw_wdata_q <= segmd_wdata_o;
+      seqb_fwd_we_q <= ptt_we_o && ptt_waddr_o == rq_i.tid;
+      seqb_fwd_q  <= ptt_wdata_o.seq;
+      if (retx_pop) begin
+        s2_valid_q <= 1'b1;
+        s2_node_q  <= rq_i.e.xfer;
+        s2_first_q <= 1'b0;
+        s2_qid_q   <= qid_t'(QCtrl);
+        s2_retx_q  <= 1'b1;
+        s2_rq_q    <= rq_i;
+      end else if (deq_o) begin
         s2_valid_q <= 1'b1;
         s2_node_q  <= deq_node_i;
         s2_first_q <= deq_first_i;
         s2_qid_q   <= pick;
+        s2_retx_q  <= 1'b0;
       end else if (s2_fire) begin
         s2_valid_q <= 1'b0;
       end
@@ -514,14 +625,17 @@ module transfer_segmenter
   `ASSERT_VALID_HELD(BlkHeld, blk_valid_o, blk_ready_i, {blk_tid_o, blk_desc_o})
   `ASSERT(FirstIssues, s2_valid_q && s2_first_q |-> act_issue)
   `ASSERT(CtrlNotFirst, s2_valid_q && is_ctrl |-> !s2_first_q)
-  `ASSERT(InflightBounded, s2_valid_q |-> 32'(inflight) <= MaxOutstanding)
+  `ASSERT(InflightBounded, s2_valid_q && !s2_retx_q |-> 32'(inflight) <= MaxOutstanding)
   `ASSERT(BlockInRange, s2_valid_q && act_issue |-> k < total)
-  `ASSERT(FreshTidFree, ptt_we_o |-> !ptt_valid_i[ptt_waddr_o] ||
+  `ASSERT(FreshTidFree, ptt_we_o && !s2_retx_q |-> !ptt_valid_i[ptt_waddr_o] ||
                                     (ptt_clr_i && ptt_clr_tid_i == ptt_waddr_o))
   `ASSERT(PopOnlyAvailable, tid_pop_o |-> tid_count_i != '0)
   // Nothing parks waiting for a resolve unless something of it is in flight.
-  `ASSERT(ParkedHasInflight, s2_fire && parks && !act_issue |-> inflight != '0)
-  `ASSERT(InlineFromTidQueue, s2_valid_q && k_inline && !is_ctrl |-> s2_qid_q == qid_t'(QTid))
+  `ASSERT(ParkedHasInflight, s2_fire && parks && !act_issue && !s2_retx_q |-> inflight != '0)
+  `ASSERT(InlineFromTidQueue, s2_valid_q && k_inline && !is_ctrl && !s2_retx_q |->
+                              s2_qid_q == qid_t'(QTid))
+  `ASSERT(RetxInRange, s2_valid_q && s2_retx_q && rx_live |-> k < total)
+  `ASSERT(NoDeqWithRetx, !(deq_o && retx_pop))
 
 endmodule
 

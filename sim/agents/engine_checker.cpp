@@ -52,6 +52,9 @@ void EngineChecker::on_tap(const TapEvent& e) {
   t.init_done = e.init_done;
   t.axi_enq_req = e.axi_enq_req;
   t.axi_starving = e.axi_starving;
+  t.tmo = e.tmo;
+  t.retx_pop = e.retx_pop;
+  t.s2_retx = e.s2_retx;
   model_.taps(t);
 }
 void EngineChecker::end_of_cycle(uint64_t cycle) { model_.end_cycle(cycle); }

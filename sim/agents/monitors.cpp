@@ -66,7 +66,7 @@ void QosTraceMonitor::on_reset() {
 void QosTraceMonitor::sample(uint64_t cycle) {
   namespace f = pkg::qos_trace_t;
   static_assert(f::status.lsb == 0 && f::status.width == 2048, "status at bits 2047:0");
-  static_assert(f::deq.lsb >= 2048 && f::axi_starving.lsb < 2048 + 64, "events in one word");
+  static_assert(f::deq.lsb >= 2048 && f::s2_retx.lsb < 2048 + 64, "events in one word");
   // The event fields sit in one 64-bit word above the status vector.
   const uint32_t* w = p_.trace.p + 64;
   const uint64_t ev = uint64_t(w[0]) | (uint64_t(w[1]) << 32);
@@ -86,6 +86,9 @@ void QosTraceMonitor::sample(uint64_t cycle) {
   t.s2_node = uint16_t(fld(f::s2_node));
   t.axi_enq_req = fld(f::axi_enq_req);
   t.axi_starving = fld(f::axi_starving);
+  t.tmo = fld(f::tmo);
+  t.retx_pop = fld(f::retx_pop);
+  t.s2_retx = fld(f::s2_retx);
   t.blk_valid = *p_.blk.valid;
   t.blk_ready = *p_.blk.ready;
   t.pkt_valid = *p_.pkt.valid;

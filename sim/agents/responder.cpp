@@ -27,8 +27,25 @@ void Responder::script(uint64_t at, uint16_t tid, uint16_t seq, bool nack) {
 
 void Responder::expect(uint64_t cycle, uint16_t tid, uint16_t seq) {
   if (!opt_.auto_mode) return;
-  const uint64_t lat = rng_.range(opt_.lat_min, std::max(opt_.lat_min, opt_.lat_max));
-  pending_.push_back(Pending{cycle + lat, order_++, tid, seq, rng_.chance(opt_.nack_pct)});
+  uint64_t lat = rng_.range(opt_.lat_min, std::max(opt_.lat_min, opt_.lat_max));
+  bool nack = rng_.chance(opt_.nack_pct);
+  // Fault modes (each draws only when configured, so other runs keep their random streams).
+  if (opt_.lose_pct > 0 && rng_.chance(opt_.lose_pct)) {
+    ++lost_;
+    return;
+  }
+  if (storm_left_ == 0 && opt_.storm_pct > 0 && rng_.chance(opt_.storm_pct)) {
+    storm_left_ = unsigned(rng_.range(opt_.storm_min, std::max(opt_.storm_min, opt_.storm_max)));
+  }
+  if (storm_left_ > 0) {
+    --storm_left_;
+    nack = true;
+  }
+  if (opt_.late_pct > 0 && rng_.chance(opt_.late_pct)) {
+    lat += rng_.range(opt_.late_min, std::max(opt_.late_min, opt_.late_max));
+    ++late_;
+  }
+  pending_.push_back(Pending{cycle + lat, order_++, tid, seq, nack});
 }
 
 void Responder::on_block(const BlockEvent& e) {

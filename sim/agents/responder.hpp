@@ -26,6 +26,15 @@ struct ResponderOptions {
   double stale_pct = 0;         // extra response with a wrong seq for a pending TID
   double unknown_pct = 0;       // extra response for a TID with nothing pending
   unsigned idle_pct = 0;        // chance of not offering a response in a cycle
+  // Fault modes for retransmission (ICD 14; they need a timeout, else a transfer waits for
+  // ever): a lost response is never sent; a NACK storm turns `storm_len` responses in a row
+  // into NACKs; a late response comes `late_delay` cycles after its due time (so, with a
+  // short timeout, after the block's re-issue: a stale ACK).
+  double lose_pct = 0;                    // real responses lost
+  double storm_pct = 0;                   // real responses that start a NACK storm
+  unsigned storm_min = 1, storm_max = 1;  // responses NACKed by one storm
+  double late_pct = 0;                    // real responses delayed
+  unsigned late_min = 1, late_max = 1;    // the delay, cycles
 };
 
 class Responder : public Component, public Listener {
@@ -56,6 +65,8 @@ class Responder : public Component, public Listener {
   unsigned max_overtake() const { return max_overtake_; }
   uint64_t sent() const { return sent_; }
   uint64_t injected() const { return injected_; }
+  uint64_t lost() const { return lost_; }
+  uint64_t late() const { return late_; }
 
  private:
   struct Pending {
@@ -80,6 +91,8 @@ class Responder : public Component, public Listener {
   unsigned max_overtake_ = 0;
   uint64_t sent_ = 0;
   uint64_t injected_ = 0;
+  uint64_t lost_ = 0, late_ = 0;
+  unsigned storm_left_ = 0;  // NACKs still to come in the current storm
   PresentHook on_present_;
   std::vector<std::size_t> scratch_;  // reused every cycle
 };

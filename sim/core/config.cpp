@@ -228,7 +228,7 @@ void SimConfig::apply(const json& j, const std::string& where) {
   if (o.has("responder")) {
     Obj r = o.sub("responder");
     r.allow({"mode", "latency", "reorder_window", "nack_pct", "dup_pct", "stale_pct", "unknown_pct",
-             "idle_pct"});
+             "idle_pct", "lose_pct", "storm_pct", "storm_len", "late_pct", "late_delay"});
     if (r.has("mode")) {
       const json& m = r.raw().at("mode");
       if (!m.is_string() || (m != "auto" && m != "script")) {
@@ -243,6 +243,11 @@ void SimConfig::apply(const json& j, const std::string& where) {
     r.get_double_pct("stale_pct", responder.stale_pct);
     r.get_double_pct("unknown_pct", responder.unknown_pct);
     r.get_pct("idle_pct", responder.idle_pct);
+    r.get_double_pct("lose_pct", responder.lose_pct);
+    r.get_double_pct("storm_pct", responder.storm_pct);
+    r.get_range("storm_len", responder.storm_min, responder.storm_max, 1000000);
+    r.get_double_pct("late_pct", responder.late_pct);
+    r.get_range("late_delay", responder.late_min, responder.late_max, 100000000);
   }
   if (o.has("stalls")) {
     Obj s = o.sub("stalls");
@@ -297,7 +302,12 @@ json SimConfig::to_json() const {
                     {"dup_pct", responder.dup_pct},
                     {"stale_pct", responder.stale_pct},
                     {"unknown_pct", responder.unknown_pct},
-                    {"idle_pct", responder.idle_pct}};
+                    {"idle_pct", responder.idle_pct},
+                    {"lose_pct", responder.lose_pct},
+                    {"storm_pct", responder.storm_pct},
+                    {"storm_len", {responder.storm_min, responder.storm_max}},
+                    {"late_pct", responder.late_pct},
+                    {"late_delay", {responder.late_min, responder.late_max}}};
   j["stalls"] = {
       {"blk",
        {{"start_pct", blk_stall.start_pct}, {"len", {blk_stall.len_min, blk_stall.len_max}}}},

@@ -95,6 +95,9 @@ struct TapEvent {
   bool rsp_valid, rsp_ready;
   bool init_done;
   bool axi_enq_req, axi_starving;
+  bool tmo;       // the timeout FSM offers a timeout event
+  bool retx_pop;  // stage 1 takes a re-issue request
+  bool s2_retx;   // stage 2 holds a re-issue request
 };
 
 class Listener {

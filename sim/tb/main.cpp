@@ -171,12 +171,16 @@ nlohmann::json report_json(const sim::Testbench& tbc, const sim::RunResult& r,
   j["acks"] = m.stats().get(ni::Stat::AcksAccepted);
   j["nacks"] = m.stats().get(ni::Stat::Nacks);
   j["responses_dropped"] = m.stats().get(ni::Stat::RspDropped);
+  j["retransmissions"] = m.stats().get(ni::Stat::Retransmissions);
+  j["timeouts"] = m.stats().get(ni::Stat::Timeouts);
   j["writes_rejected"] = m.writes_rejected();
   j["reads"] = m.reads_done();
   j["blk_stall_cycles"] = m.stats().get(ni::Stat::BlkStallCycles);
   j["pkt_stall_cycles"] = m.stats().get(ni::Stat::PktStallCycles);
   j["ack_reorder_depth"] = tb.responder().max_overtake();
   j["responses_injected"] = tb.responder().injected();
+  j["responses_lost"] = tb.responder().lost();
+  j["responses_late"] = tb.responder().late();
   j["max_queue_depth"] = m.max_queue_depth();
   if (sim::Cpu* cpu = tb.cpu()) {
     j["illegal_writes_sent"] = cpu->illegal_sent();

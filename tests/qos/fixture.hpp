@@ -58,7 +58,8 @@ enum Stat : unsigned {
   kXfersError = 10,
   kBlkStall = 11,
   kPktStall = 12,
-  kNumStats = 13,
+  kTimeouts = 13,
+  kNumStats = 14,
 };
 using Stats = std::array<uint64_t, kNumStats>;
 
@@ -604,6 +605,15 @@ class Env {
     Stats s{};
     for (unsigned i = 0; i < kNumStats; ++i) s[i] = stat(i);
     return s;
+  }
+
+  // ---- retransmission control registers (ICD 14) ----------------------------------------
+  // Word 0: timeout in cycles (0 = off); word 1: MaxRetries.
+  void set_timeout(uint64_t cycles) {
+    REQUIRE(write(word_write(ni::ctrl_addr(0), cycles)) == sim::kRespOkay);
+  }
+  void set_max_retries(uint64_t n) {
+    REQUIRE(write(word_write(ni::ctrl_addr(1), n)) == sim::kRespOkay);
   }
 
   // ---- responses ----------------------------------------------------------------------

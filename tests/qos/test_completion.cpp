@@ -4,8 +4,9 @@
 // address, tag, size, total blocks; CRC-32 checked with the test's own bitwise CRC), emitted
 // once the last block is issued and total-1 ACKs have arrived, also when the last block's ACK
 // comes first; DONE only after every ACK and the control packet. Stale-seq, unknown-TID and
-// duplicate responses are dropped and counted with no other effect. A NACK turns the
-// transfer to ERROR once its other blocks have resolved, and every ID comes back.
+// duplicate responses are dropped and counted with no other effect. With MaxRetries 0 a NACK
+// turns the transfer to ERROR once its other blocks have resolved, and every ID comes back
+// (re-issues: test_retx.cpp).
 #include "tests/qos/fixture.hpp"
 
 namespace engine_test {
@@ -201,9 +202,14 @@ TEST_CASE("completion: stale-seq, unknown-TID and duplicate responses are droppe
   env.finish();
 }
 
-TEST_CASE("completion: NACK -> ERROR once the other blocks resolve; every ID comes back",
-          "[engine][completion]") {
+// With MaxRetries 0 (ICD 14) a NACK re-issues nothing: the block resolves as an error at once
+// and the transfer ends ERROR once its other blocks resolve. (With retries, test_retx.cpp.)
+TEST_CASE(
+    "completion: MaxRetries 0: NACK -> ERROR once the other blocks resolve; every ID "
+    "comes back",
+    "[engine][completion]") {
   Env env(/*auto_ack=*/false);
+  env.set_max_retries(0);
   // TID-only, 4 blocks: NACK block 0 while block 1 is in flight -> no further block, ERROR at
   // block 1's ACK.
   const ni::Descriptor t = mem_desc(4, 0, ni::Kind::Tid, 0x0, kNode, 4 * 65536);

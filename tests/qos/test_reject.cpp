@@ -113,6 +113,7 @@ TEST_CASE("reject: descriptor rules R1..R10", "[engine][reject]") {
   }
   SECTION("R2: channel BUSY, DONE (not read yet) or ERROR; line 1 on a channel that is not IDLE") {
     Env env(/*auto_ack=*/false);
+    env.set_max_retries(0);  // ICD 14: no re-issue, the first NACK ends the transfer ERROR
     const ni::Descriptor d1 = tid_desc(1, 10, 200);
     const ni::Descriptor d2 = mem_desc(1, 10, ni::Kind::OneFid, 0x5000, kNode | 0x70000, 300);
     REQUIRE(env.write_desc(d1) == sim::kRespOkay);

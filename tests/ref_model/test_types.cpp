@@ -153,7 +153,7 @@ TEST_CASE("geometry constants come from ni_pkg and match ICD section 1", "[types
   CHECK(SeqMask == 0x3FFF);
   CHECK(DefaultIntraPrios == 8);
   CHECK(DefaultMaxOutstanding == 2);
-  CHECK(NumStats == 13);
+  CHECK(NumStats == 14);
 }
 
 TEST_CASE("enum values match the ICD codes", "[types]") {

@@ -66,6 +66,10 @@ CASES = [
      ["c.json", "memory"]),
     ("unknown retx key", lambda d: ["--config", write(d, "c.json", {"retx": {"timeout_cycles": 5}})],
      ["c.json", "retx.timeout_cycles", "not known"]),
+    ("responder storm_len min > max", lambda d: ["--config", write(d, "c.json",
+        {"responder": {"storm_len": [5, 2]}})], ["c.json", "responder.storm_len"]),
+    ("responder lose_pct out of range", lambda d: ["--config", write(d, "c.json",
+        {"responder": {"lose_pct": 101}})], ["c.json", "responder.lose_pct", "out of range"]),
     ("too many nodes", lambda d: ["--nodes", "65"], ["--nodes"]),
     ("shrink without scenario", lambda d: ["--shrink", str(d / "o.json")], ["--shrink", "--scenario"]),
 ]

@@ -21,6 +21,7 @@ CASES = [
     (13, "sim/configs/heavy_stall.json", 300),
     (14, "sim/configs/heavy_illegal.json", 300),
     (15, "sim/configs/heavy_reorder.json", 300),
+    (19, "sim/configs/retx_faults.json", 400),  # timeouts, NACK storms, lost and late ACKs
     # the full NI (ICD 15): 2 and 3 nodes, and a network that duplicates packets
     (16, "sim/configs/regress_ni.json", 60),
     (17, "sim/configs/ni_heavy.json", 40),

@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: Apache-2.0
+// Timeout FSM of the Pending Transactions Table (thesis 2 and 3.5, ICD 14, docs/design.md
+// section 8.1).
+//
+// Each pending entry remembers when it left the engine (the cycle of its blk or pkt
+// handshake). The FSM scans the table one entry per cycle, in TID order, without ever
+// stopping: in cycle t it reads entry now[9:0] (issue cycle and a copy of its seq), in t+1
+// it decides. An entry that is valid, has left the engine, has no re-issue pending and has
+// been out for longer than the timeout (`now - issue > timeout`) becomes a timeout event for
+// the Message Handler, which has the top priority there and is therefore accepted in the
+// cycle it is offered. The handler re-issues the block or, with its retries used up, ends it
+// ERROR. Timeout 0 is off; so is any timeout of 2^31 cycles or more (the issue cycles are
+// 32 bits wide).
+`default_nettype none
+
+module retx_timer
+  import ni_pkg::*;
+(
+  input  logic               clk_i,
+  input  logic               rst_ni,
+  input  logic [63:0]        timeout_i,
+  // Pending Transactions Table state (the Message Handler's flip-flops)
+  input  logic [NumTids-1:0] ptt_valid_i,
+  input  logic [NumTids-1:0] retx_pend_i,    // a re-issue is pending for the entry
+  // the segmenter writes an entry (fresh issue or re-issue)
+  input  logic               ptt_we_i,
+  input  tid_t               ptt_waddr_i,
+  input  seq_t               ptt_wseq_i,
+  input  logic               ptt_we_left_i,  // ... and that block leaves on blk at once
+  // handshakes: a block on blk, an inline packet on pkt
+  input  logic               blk_hs_i,
+  input  tid_t               blk_tid_i,
+  input  logic               pkt_hs_i,
+  input  tid_t               pkt_tid_i,
+  // the timeout event to the Message Handler
+  output logic               tmo_valid_o,
+  output tid_t               tmo_tid_o,
+  output seq_t               tmo_seq_o
+);
+
+  localparam int unsigned StampW = 32;
+  typedef logic [StampW-1:0] stamp_t;
+
+  // =======================================================================================
+  // Cycle counter and scan pointer
+  // =======================================================================================
+  stamp_t now_q;
+  tid_t   ptr;
+
+  assign ptr = now_q[TidW-1:0];
+
+  // Timeout 0 is off, and so is any timeout the 32-bit issue cycles cannot measure.
+  logic scan_on;
+  assign scan_on = (timeout_i != '0) && (timeout_i[63:StampW-1] == '0);
+
+  // =======================================================================================
+  // Per-entry state: left the engine (flip-flops), which port, issue cycles (RAMs)
+  // =======================================================================================
+  logic [NumTids-1:0] sent_q, sent_d;
+  logic [NumTids-1:0] via_pkt_q, via_pkt_d;
+
+  always_comb begin
+    sent_d    = sent_q;
+    via_pkt_d = via_pkt_q;
+    if (blk_hs_i) begin
+      sent_d[blk_tid_i]    = 1'b1;
+      via_pkt_d[blk_tid_i] = 1'b0;
+    end
+    if (pkt_hs_i) begin
+      sent_d[pkt_tid_i]    = 1'b1;
+      via_pkt_d[pkt_tid_i] = 1'b1;
+    end
+    // A (re-)issue starts the entry afresh: it has not left unless it leaves now (stage-2
+    // bypass). A handshake of the entry's previous block in the same cycle does not count.
+    if (ptt_we_i) sent_d[ptt_waddr_i] = ptt_we_left_i;
+  end
+
+  stamp_t stamp_blk, stamp_pkt;
+  seq_t   seq_copy;
+
+  dp_ram #(
+    .Depth(NumTids),
+    .Width(StampW)
+  ) u_stamp_blk (
+    .clk_i  (clk_i),
+    .we_i   (blk_hs_i),
+    .waddr_i(blk_tid_i),
+    .wdata_i(now_q),
+    .re_i   (1'b1),
+    .raddr_i(ptr),
+    .rdata_o(stamp_blk)
+  );
+
+  dp_ram #(
+    .Depth(NumTids),
+    .Width(StampW)
+  ) u_stamp_pkt (
+    .clk_i  (clk_i),
+    .we_i   (pkt_hs_i),
+    .waddr_i(pkt_tid_i),
+    .wdata_i(now_q),
+    .re_i   (1'b1),
+    .raddr_i(ptr),
+    .rdata_o(stamp_pkt)
+  );
+
+  // The FSM's copy of the entries' seq (the Message Handler owns the PTT's read port).
+  dp_ram #(
+    .Depth(NumTids),
+    .Width(SeqW)
+  ) u_seq (
+    .clk_i  (clk_i),
+    .we_i   (ptt_we_i),
+    .waddr_i(ptt_waddr_i),
+    .wdata_i(ptt_wseq_i),
+    .re_i   (1'b1),
+    .raddr_i(ptr),
+    .rdata_o(seq_copy)
+  );
+
+  // =======================================================================================
+  // Decide (the entry read in the previous cycle)
+  // =======================================================================================
+  logic   ev_q;        // an entry was read in the previous cycle
+  tid_t   ev_tid_q;
+  logic   ev_hs_q;     // it left the engine in that cycle: its issue-cycle read is stale
+  logic   ev_seqw_q;   // its seq was written in that cycle
+  seq_t   ev_seq_q;
+  stamp_t age;
+  seq_t   ev_seq;
+
+  assign ev_seq = ev_seqw_q ? ev_seq_q : seq_copy;
+  assign age    = now_q - (via_pkt_q[ev_tid_q] ? stamp_pkt : stamp_blk);
+
+  assign tmo_valid_o = ev_q && scan_on && ptt_valid_i[ev_tid_q] &&
+                       sent_q[ev_tid_q] && !retx_pend_i[ev_tid_q] && !ev_hs_q &&
+                       (age > timeout_i[StampW-1:0]);
+  assign tmo_tid_o   = ev_tid_q;
+  assign tmo_seq_o   = ev_seq;
+
+  // =======================================================================================
+  // Registers
+  // =======================================================================================
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      now_q     <= '0;
+      sent_q    <= '0;
+      via_pkt_q <= '0;
+      ev_q      <= 1'b0;
+      ev_tid_q  <= '0;
+      ev_hs_q   <= 1'b0;
+      ev_seqw_q <= 1'b0;
+      ev_seq_q  <= '0;
+    end else begin
+      now_q     <= now_q + stamp_t'(1);
+      sent_q    <= sent_d;
+      via_pkt_q <= via_pkt_d;
+      ev_q      <= 1'b1;
+      ev_tid_q  <= ptr;
+      ev_hs_q   <= (blk_hs_i && blk_tid_i == ptr) || (pkt_hs_i && pkt_tid_i == ptr);
+      ev_seqw_q <= ptt_we_i && ptt_waddr_i == ptr;
+      ev_seq_q  <= ptt_wseq_i;
+    end
+  end
+
+  // =======================================================================================
+  // Assertions
+  // =======================================================================================
+  `ASSERT(EventIsPending, tmo_valid_o |-> ptt_valid_i[tmo_tid_o])
+  `ASSERT(BypassLeaves, ptt_we_left_i |-> ptt_we_i && blk_hs_i && blk_tid_i == ptt_waddr_i)
+
+endmodule
+
+`default_nettype wire
