@@ -396,6 +396,24 @@ def main():
     s.ev(INIT + 134, "read", addr=hx(1 << 16), len=1, expect="0x0", expect_resp="SLVERR")
     scs.append(s)
 
+    # ---- retransmission: a timeout exactly at its boundary (ICD 14, design.md 8.1) -------------
+    s = Sc("retx_timeout_boundary",
+           "Timeout FSM (ICD 14, design.md 8.1): the block of a TID-only transfer (TID 0, seq 0) "
+           "leaves on blk in cycle 527 and is never acknowledged. The FSM decides on TID 0 in "
+           "cycles 1025, 2049, 3073, ...; with timeout 1522, in cycle 2049 it has been out exactly "
+           "1522 cycles, not longer, so the timeout comes in 3073 and the re-issue (TID 0, seq 1, "
+           "retx) leaves in 3077. Its ACK completes the transfer; a late ACK to seq 0 is dropped. "
+           "Counters 7, 8 and 13 read 1.",
+           config=SCRIPT)
+    s.ev(INIT, "write", addr=hx(4 << 16 | 0 << 4), size=8, data=[hx(1522)], expect_resp="OKAY")
+    s.desc(INIT + 4, 11, 0, "tid", 100, src=0, dst=0x000A_0000_0000_0000)
+    s.ev(3100, "ack", tid=0, seq=1, nack=False)
+    s.ev(3110, "ack", tid=0, seq=0, nack=False)
+    s.status(3150, 11, 0, DONE)
+    for i in (7, 8, 13):
+        s.ev(3160 + 2 * i, "read", addr=hx(3 << 16 | i << 4), expect="0x1", expect_resp="OKAY")
+    scs.append(s)
+
     for sc in scs:
         sc.save()
         print(f"wrote vectors/{sc.name}.json ({len(sc.events)} events)")
