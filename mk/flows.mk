@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 # Flows beyond build-and-test: regressions, benchmarks, waves, synthesis, coverage, mutants.
 
-.PHONY: regress regress-qos regress-seeds mutants bench wave synth coverage
+.PHONY: regress regress-qos regress-faults regress-seeds mutants bench wave synth coverage
 
 ## regress: the main job: the full NI, 100,000 random transfers between 2 ni_nodes on a
 ##          reordering, fault-free network with memory latency and back-pressure, checked
@@ -18,6 +18,17 @@ regress: $(SIM_BIN) | deps
 	$(SIM_BIN) --seed $(SEED) --transfers $(TRANSFERS) --config $(NI_CONFIG) \
 	  --report $(BUILD)/regress/report.json $(if $(LOG),--log $(BUILD)/regress/log.jsonl)
 	@echo "report: $(BUILD)/regress/report.json"
+
+## regress-faults: the full NI under faults, 100,000 transfers between 2 nodes with 0.3 % drop,
+##          0.2 % corruption, 0.5 % duplication per packet on both networks
+##          (FAULTS_CONFIG=sim/configs/regress_faults.json): every transfer must end DONE
+FAULTS_CONFIG ?= sim/configs/regress_faults.json
+regress-faults: $(SIM_BIN) | deps
+	@mkdir -p $(BUILD)/regress-faults
+	$(SIM_BIN) --seed $(SEED) --transfers $(TRANSFERS) --config $(FAULTS_CONFIG) \
+	  --report $(BUILD)/regress-faults/report.json $(if $(LOG),--log $(BUILD)/regress-faults/log.jsonl)
+	$(Q)$(PYTHON) scripts/check_report.py $(BUILD)/regress-faults/report.json --all-done
+	@echo "report: $(BUILD)/regress-faults/report.json"
 
 regress-qos: $(SIM_BIN) | deps
 	@mkdir -p $(BUILD)/regress-qos

@@ -60,6 +60,7 @@ RUNS = [
     ("cov_ni_small", "sim/configs/cov_ni_small.json", 16),
     ("cov_ni_small", "sim/configs/cov_ni_small.json", 17),
     ("ni_dup", "sim/configs/ni_dup.json", 18),
+    ("ni_faults", "sim/configs/regress_faults.json", 19),
 ]
 
 

@@ -90,6 +90,12 @@ NI_RUNS = [
     ("ni-loopback", 3, "sim/configs/regress_ni.json", 1, 300),
     ("ni-heavy", 4, "sim/configs/ni_heavy.json", 3, 300),
     ("ni-dup", 5, "sim/configs/ni_dup.json", 2, 300),
+    # retransmission under faults (issue 15): drop/corrupt/dup on both networks, every transfer
+    # DONE with its data; and a high fault rate with MaxRetries 1: ERROR endings, every ID back
+    ("ni-faults", 6, "sim/configs/regress_faults.json", 2, 120),
+    ("ni-faults", 7, "sim/configs/regress_faults.json", 2, 120),
+    ("ni-giveup", 8, "sim/configs/faults_giveup.json", 2, 150),
+    ("ni-giveup", 9, "sim/configs/faults_giveup.json", 2, 150),
 ]
 
 

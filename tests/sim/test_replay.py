@@ -26,6 +26,7 @@ CASES = [
     (16, "sim/configs/regress_ni.json", 60),
     (17, "sim/configs/ni_heavy.json", 40),
     (18, "sim/configs/ni_dup.json", 60),
+    (19, "sim/configs/regress_faults.json", 30),
 ]
 
 
