@@ -403,7 +403,11 @@ def main():
            "cycles 1025, 2049, 3073, ...; with timeout 1522, in cycle 2049 it has been out exactly "
            "1522 cycles, not longer, so the timeout comes in 3073 and the re-issue (TID 0, seq 1, "
            "retx) leaves in 3077. Its ACK completes the transfer; a late ACK to seq 0 is dropped. "
-           "Counters 7, 8 and 13 read 1.",
+           "Counters 7, 8 and 13 read 1. Then a timeout racing an ACK: the block of a second "
+           "transfer (TID 1, seq 2) leaves in 3303; its timeout event in 5122 takes the Message "
+           "Handler ahead of the ACK offered in that cycle, which is taken in 5123, still valid "
+           "(same seq): it resolves the block and cancels the pending re-issue (nothing more "
+           "leaves). Counter 13 reads 2, counter 8 still 1.",
            config=SCRIPT)
     s.ev(INIT, "write", addr=hx(4 << 16 | 0 << 4), size=8, data=[hx(1522)], expect_resp="OKAY")
     s.desc(INIT + 4, 11, 0, "tid", 100, src=0, dst=0x000A_0000_0000_0000)
@@ -412,6 +416,11 @@ def main():
     s.status(3150, 11, 0, DONE)
     for i in (7, 8, 13):
         s.ev(3160 + 2 * i, "read", addr=hx(3 << 16 | i << 4), expect="0x1", expect_resp="OKAY")
+    s.desc(3300, 11, 1, "tid", 100, src=0x1000, dst=0x000A_0000_0001_0000)
+    s.ev(5122, "ack", tid=1, seq=2, nack=False)
+    s.status(5200, 11, 1, DONE)
+    for i, v in ((8, 1), (13, 2)):
+        s.ev(5210 + 2 * i, "read", addr=hx(3 << 16 | i << 4), expect=hx(v), expect_resp="OKAY")
     scs.append(s)
 
     for sc in scs:
