@@ -72,7 +72,7 @@ MUTANTS = [
      "(acc_page_q[set] != beat_page || acc_ch_q[set] != beat_ch);", "(acc_page_q[set] != beat_page);",
      "a write to another channel of the same page does not count as interleaving"),
     ("crc-no-final-xor", "rtl/common/ni_pkg.sv",
-     "    return ~c;\n  endfunction", "    return c;\n  endfunction",
+     "      if (back[i]) c = r;\n    end\n    return ~c;", "      if (back[i]) c = r;\n    end\n    return c;",
      "CRC-32 without the final XOR"),
     ("crc-odd-length", "rtl/common/ni_pkg.sv",
      "      if (back[i]) c = r;", "      if (back[i] && i != 0) c = r;",
