@@ -28,6 +28,7 @@
 #include "ref_model/recv/recv_model.hpp"
 #include "ref_model/send/send_model.hpp"
 #include "sim/agents/mem_model.hpp"
+#include "sim/agents/rx_observer.hpp"
 #include "sim/core/rng.hpp"
 #include "sim/core/sim_ctrl.hpp"
 #include "sim/tb/bind.hpp"
@@ -135,50 +136,8 @@ class RecvRig : public sim::Component {
   void errors(const std::vector<std::string>& v) {
     for (const auto& e : v) errors_.push_back("cycle " + std::to_string(ctrl_.cycle()) + ": " + e);
   }
-  // What the receive unit decided this cycle, in the order the checker expects (as
-  // tests/top/tb_ni_node.cpp): a response offered on rsp_tx, write bursts complete, B.
-  void watch_memory(uint64_t cycle) {
-    if (m_.rsp_tx_valid_o && !rsp_offered_) {
-      rsp_offered_ = true;
-      errors(chk_.on_rsp_tx(WirePacket{{get512(m_.rsp_tx_data_o)}}, cycle));
-    }
-    if (m_.rsp_tx_valid_o && m_.rsp_tx_ready_i) rsp_offered_ = false;
-    if (m_.m_axi_awvalid_o && !aw_offered_) {
-      aw_offered_ = true;
-      aw_first_ = cycle;
-    }
-    if (m_.m_axi_awvalid_o && m_.m_axi_awready_i) {
-      aw_offered_ = false;
-      ni::RxBurst b;
-      b.aw_cycle = aw_first_;
-      b.done_cycle = cycle;
-      b.addr = m_.m_axi_awaddr_o;
-      b.len = m_.m_axi_awlen_o;
-      b.size = m_.m_axi_awsize_o;
-      b.burst = m_.m_axi_awburst_o;
-      aws_.push_back(b);
-    }
-    if (m_.m_axi_wvalid_o && m_.m_axi_wready_i) {
-      w_cur_.data.push_back(get512(m_.m_axi_wdata_o));
-      w_cur_.strb.push_back(m_.m_axi_wstrb_o);
-      w_cur_.done_cycle = cycle;
-      if (m_.m_axi_wlast_o) {
-        ws_.push_back(std::move(w_cur_));
-        w_cur_ = ni::RxBurst{};
-      }
-    }
-    while (!aws_.empty() && !ws_.empty()) {
-      ni::RxBurst b = aws_.front();
-      b.data = std::move(ws_.front().data);
-      b.strb = std::move(ws_.front().strb);
-      b.done_cycle = std::max(b.done_cycle, ws_.front().done_cycle);
-      b.wlast_ok = b.data.size() == b.len + 1;
-      aws_.pop_front();
-      ws_.pop_front();
-      errors(chk_.on_burst(b));
-    }
-    if (m_.m_axi_bvalid_i && m_.m_axi_bready_o) errors(chk_.on_b(cycle));
-  }
+  // What the receive unit decided this cycle (sim/agents/rx_observer, as the tests).
+  void watch_memory(uint64_t cycle) { errors(rx_obs_.watch(chk_, cycle)); }
 
   sim::Rng rng_;
   VerilatedContext ctx_;
@@ -194,11 +153,9 @@ class RecvRig : public sim::Component {
   std::vector<uint64_t> beats_, stalls_;
   uint64_t acks_ = 0;
   std::vector<std::string> errors_;
-  bool rsp_offered_ = false, aw_offered_ = false;
-  uint64_t aw_first_ = 0;
-  std::deque<ni::RxBurst> aws_;
-  std::deque<ni::RxBurst> ws_;
-  ni::RxBurst w_cur_;
+  sim::RxObserver rx_obs_{sim::bind_axi_mem(m_),
+                          sim::StreamTxPorts{&m_.rsp_tx_valid_o, &m_.rsp_tx_ready_i,
+                                             sim::wide_out(m_.rsp_tx_data_o), nullptr}};
 };
 
 struct Latency {

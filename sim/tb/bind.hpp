@@ -96,6 +96,50 @@ AxiMemPorts bind_axi_mem(V& m) {
   return p;
 }
 
+// Where the unused write channels of a read-only memory master are tied (AxiTie must outlive
+// the bundle): the memory model sees an idle AW/W and its B outputs land in `sink`.
+struct AxiTie {
+  uint8_t zero = 0, sink = 0;
+  uint64_t zero64 = 0;
+  uint32_t words[16] = {};
+};
+
+// The memory master of a top that only reads (send_unit): AR/R by name, AW/W/B tied off.
+template <class V>
+AxiMemPorts bind_axi_mem_read(V& m, AxiTie& t) {
+  AxiMemPorts p{};
+  p.awvalid = &t.zero;
+  p.awready = &t.sink;
+  p.awid = &t.zero;
+  p.awaddr = &t.zero64;
+  p.awlen = &t.zero;
+  p.awsize = &t.zero;
+  p.awburst = &t.zero;
+  p.wvalid = &t.zero;
+  p.wready = &t.sink;
+  p.wdata = WideOut{t.words, 16};
+  p.wstrb = &t.zero64;
+  p.wlast = &t.zero;
+  p.bvalid = &t.sink;
+  p.bready = &t.zero;
+  p.bid = &t.sink;
+  p.bresp = &t.sink;
+  p.arvalid = &m.m_axi_arvalid_o;
+  p.arready = &m.m_axi_arready_i;
+  p.arid = &m.m_axi_arid_o;
+  p.araddr = &m.m_axi_araddr_o;
+  p.arlen = &m.m_axi_arlen_o;
+  p.arsize = &m.m_axi_arsize_o;
+  p.arburst = &m.m_axi_arburst_o;
+  p.rvalid = &m.m_axi_rvalid_i;
+  p.rready = &m.m_axi_rready_o;
+  p.rid = &m.m_axi_rid_i;
+  p.rdata = wide_in(m.m_axi_rdata_i);
+  p.rresp = &m.m_axi_rresp_i;
+  p.rlast = &m.m_axi_rlast_i;
+  return p;
+}
+
 // A verilated model as a Dut: clock clk_i, reset rst_ni.
 template <class V>
 class VerilatedDut : public Dut {
