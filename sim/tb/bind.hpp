@@ -8,6 +8,7 @@
 #include <memory>
 #include <string>
 
+#include "sim/core/capture.hpp"
 #include "sim/core/dut.hpp"
 #include "sim/core/ports.hpp"
 #include "verilated.h"
@@ -138,6 +139,43 @@ AxiMemPorts bind_axi_mem_read(V& m, AxiTie& t) {
   p.rresp = &m.m_axi_rresp_i;
   p.rlast = &m.m_axi_rlast_i;
   return p;
+}
+
+// The CPU-side AXI4 slave's ports and rst_ni as capture columns (README "Hardware captures").
+template <class V>
+std::vector<CaptureSignal> capture_axi_slave(const V& m) {
+  return {
+      {"rst_ni", 1, &m.rst_ni},
+      {"s_axi_awvalid_i", 1, &m.s_axi_awvalid_i},
+      {"s_axi_awready_o", 1, &m.s_axi_awready_o},
+      {"s_axi_awid_i", 4, &m.s_axi_awid_i},
+      {"s_axi_awaddr_i", 32, &m.s_axi_awaddr_i},
+      {"s_axi_awlen_i", 8, &m.s_axi_awlen_i},
+      {"s_axi_awsize_i", 3, &m.s_axi_awsize_i},
+      {"s_axi_awburst_i", 2, &m.s_axi_awburst_i},
+      {"s_axi_wvalid_i", 1, &m.s_axi_wvalid_i},
+      {"s_axi_wready_o", 1, &m.s_axi_wready_o},
+      {"s_axi_wdata_i", 128, m.s_axi_wdata_i.data()},
+      {"s_axi_wstrb_i", 16, &m.s_axi_wstrb_i},
+      {"s_axi_wlast_i", 1, &m.s_axi_wlast_i},
+      {"s_axi_bvalid_o", 1, &m.s_axi_bvalid_o},
+      {"s_axi_bready_i", 1, &m.s_axi_bready_i},
+      {"s_axi_bid_o", 4, &m.s_axi_bid_o},
+      {"s_axi_bresp_o", 2, &m.s_axi_bresp_o},
+      {"s_axi_arvalid_i", 1, &m.s_axi_arvalid_i},
+      {"s_axi_arready_o", 1, &m.s_axi_arready_o},
+      {"s_axi_arid_i", 4, &m.s_axi_arid_i},
+      {"s_axi_araddr_i", 32, &m.s_axi_araddr_i},
+      {"s_axi_arlen_i", 8, &m.s_axi_arlen_i},
+      {"s_axi_arsize_i", 3, &m.s_axi_arsize_i},
+      {"s_axi_arburst_i", 2, &m.s_axi_arburst_i},
+      {"s_axi_rvalid_o", 1, &m.s_axi_rvalid_o},
+      {"s_axi_rready_i", 1, &m.s_axi_rready_i},
+      {"s_axi_rid_o", 4, &m.s_axi_rid_o},
+      {"s_axi_rdata_o", 128, m.s_axi_rdata_o.data()},
+      {"s_axi_rresp_o", 2, &m.s_axi_rresp_o},
+      {"s_axi_rlast_o", 1, &m.s_axi_rlast_o},
+  };
 }
 
 // A verilated model as a Dut: clock clk_i, reset rst_ni.

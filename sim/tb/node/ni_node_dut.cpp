@@ -47,48 +47,25 @@ NiNodeDut::~NiNodeDut() = default;
 
 std::vector<CaptureSignal> NiNodeDut::capture_columns() const {
   const Vni_node& m = impl_->dut.model();
-  return {
-      {"rst_ni", 1, &m.rst_ni},
-      {"s_axi_awvalid_i", 1, &m.s_axi_awvalid_i},
-      {"s_axi_awready_o", 1, &m.s_axi_awready_o},
-      {"s_axi_awid_i", 4, &m.s_axi_awid_i},
-      {"s_axi_awaddr_i", 32, &m.s_axi_awaddr_i},
-      {"s_axi_awlen_i", 8, &m.s_axi_awlen_i},
-      {"s_axi_awsize_i", 3, &m.s_axi_awsize_i},
-      {"s_axi_awburst_i", 2, &m.s_axi_awburst_i},
-      {"s_axi_wvalid_i", 1, &m.s_axi_wvalid_i},
-      {"s_axi_wready_o", 1, &m.s_axi_wready_o},
-      {"s_axi_wdata_i", 128, m.s_axi_wdata_i.data()},
-      {"s_axi_wstrb_i", 16, &m.s_axi_wstrb_i},
-      {"s_axi_wlast_i", 1, &m.s_axi_wlast_i},
-      {"s_axi_bvalid_o", 1, &m.s_axi_bvalid_o},
-      {"s_axi_bready_i", 1, &m.s_axi_bready_i},
-      {"s_axi_arvalid_i", 1, &m.s_axi_arvalid_i},
-      {"s_axi_arready_o", 1, &m.s_axi_arready_o},
-      {"s_axi_arid_i", 4, &m.s_axi_arid_i},
-      {"s_axi_araddr_i", 32, &m.s_axi_araddr_i},
-      {"s_axi_arlen_i", 8, &m.s_axi_arlen_i},
-      {"s_axi_arsize_i", 3, &m.s_axi_arsize_i},
-      {"s_axi_arburst_i", 2, &m.s_axi_arburst_i},
-      {"s_axi_rvalid_o", 1, &m.s_axi_rvalid_o},
-      {"s_axi_rready_i", 1, &m.s_axi_rready_i},
-      {"s_axi_rdata_o", 128, m.s_axi_rdata_o.data()},
-      {"req_tx_valid_o", 1, &m.req_tx_valid_o},
-      {"req_tx_ready_i", 1, &m.req_tx_ready_i},
-      {"req_tx_last_o", 1, &m.req_tx_last_o},
-      {"req_tx_data_o", 512, m.req_tx_data_o.data()},
-      {"req_rx_valid_i", 1, &m.req_rx_valid_i},
-      {"req_rx_ready_o", 1, &m.req_rx_ready_o},
-      {"req_rx_last_i", 1, &m.req_rx_last_i},
-      {"req_rx_data_i", 512, m.req_rx_data_i.data()},
-      {"rsp_tx_valid_o", 1, &m.rsp_tx_valid_o},
-      {"rsp_tx_ready_i", 1, &m.rsp_tx_ready_i},
-      {"rsp_tx_data_o", 512, m.rsp_tx_data_o.data()},
-      {"rsp_rx_valid_i", 1, &m.rsp_rx_valid_i},
-      {"rsp_rx_ready_o", 1, &m.rsp_rx_ready_o},
-      {"rsp_rx_data_i", 512, m.rsp_rx_data_i.data()},
-      {"init_done_o", 1, &m.init_done_o},
-  };
+  std::vector<CaptureSignal> c = capture_axi_slave(m);
+  c.insert(c.end(), {
+                        {"req_tx_valid_o", 1, &m.req_tx_valid_o},
+                        {"req_tx_ready_i", 1, &m.req_tx_ready_i},
+                        {"req_tx_last_o", 1, &m.req_tx_last_o},
+                        {"req_tx_data_o", 512, m.req_tx_data_o.data()},
+                        {"req_rx_valid_i", 1, &m.req_rx_valid_i},
+                        {"req_rx_ready_o", 1, &m.req_rx_ready_o},
+                        {"req_rx_last_i", 1, &m.req_rx_last_i},
+                        {"req_rx_data_i", 512, m.req_rx_data_i.data()},
+                        {"rsp_tx_valid_o", 1, &m.rsp_tx_valid_o},
+                        {"rsp_tx_ready_i", 1, &m.rsp_tx_ready_i},
+                        {"rsp_tx_data_o", 512, m.rsp_tx_data_o.data()},
+                        {"rsp_rx_valid_i", 1, &m.rsp_rx_valid_i},
+                        {"rsp_rx_ready_o", 1, &m.rsp_rx_ready_o},
+                        {"rsp_rx_data_i", 512, m.rsp_rx_data_i.data()},
+                        {"init_done_o", 1, &m.init_done_o},
+                    });
+  return c;
 }
 
 void NiNodeDut::set_clk(bool high) { impl_->dut.set_clk(high); }
