@@ -40,6 +40,7 @@ import os
 import re
 import shlex
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -244,6 +245,11 @@ def run_one(results: Path, plan: dict, index: int) -> dict:
         code, text = 127, f"cannot run {plan['sim']}: {e}\n"
     seconds = time.monotonic() - t0
     (rd / "output.txt").write_text(text)
+    if code in (-signal.SIGTERM, -signal.SIGKILL):
+        # Cancelled (scancel, time limit, node failure send these to the whole task): the task
+        # itself is being killed too, so it leaves no result: the run counts as started and
+        # not finished, whichever of the two the signal reached first.
+        sys.exit(128 - code)
 
     parsed = parse_output(text)
     if code == 0:
