@@ -43,15 +43,6 @@ constexpr uint16_t kNode = 0;
 constexpr uint16_t kPeer = 5;
 constexpr uint64_t kDstBase = uint64_t{1} << 47;
 
-Bits512 get512(const VlWide<16>& w) {
-  Bits512 b{};
-  for (unsigned i = 0; i < 16; ++i) b[i / 2] |= uint64_t{w[i]} << (32 * (i % 2));
-  return b;
-}
-void put512(VlWide<16>& w, const Bits512& b) {
-  for (unsigned i = 0; i < 16; ++i) w[i] = uint32_t(b[i / 2] >> (32 * (i % 2)));
-}
-
 class RecvRig : public sim::Component {
  public:
   RecvRig(const sim::MemOptions& mo, uint64_t seed)
@@ -101,7 +92,7 @@ class RecvRig : public sim::Component {
   void drive(uint64_t) override {
     m_.req_rx_valid_i = !q_.empty();
     if (!q_.empty()) {
-      put512(m_.req_rx_data_i, q_.front().beats[beat_]);
+      sim::wide_in(m_.req_rx_data_i).set<8>(q_.front().beats[beat_]);
       m_.req_rx_last_i = beat_ + 1 == q_.front().beats.size();
     }
     m_.rsp_rx_valid_i = 0;
@@ -123,7 +114,7 @@ class RecvRig : public sim::Component {
       }
     }
     if (m_.rsp_tx_valid_o && m_.rsp_tx_ready_i) {
-      const WirePacket p{{get512(m_.rsp_tx_data_o)}};
+      const WirePacket p{{sim::wide_out(m_.rsp_tx_data_o).get<8>()}};
       acks_ += p.hcrc_ok() && p.head().wire_kind() == ni::WireKind::Ack;
     }
     if (m_.trace_rsp_valid_o && m_.trace_rsp_ready_o) {

@@ -61,6 +61,24 @@ AxiSlavePorts bind_axi_slave(V& m) {
   return p;
 }
 
+// The read channels (AR, R) of the memory AXI4 master into `p`.
+template <class V>
+void bind_axi_mem_ar_r(V& m, AxiMemPorts& p) {
+  p.arvalid = &m.m_axi_arvalid_o;
+  p.arready = &m.m_axi_arready_i;
+  p.arid = &m.m_axi_arid_o;
+  p.araddr = &m.m_axi_araddr_o;
+  p.arlen = &m.m_axi_arlen_o;
+  p.arsize = &m.m_axi_arsize_o;
+  p.arburst = &m.m_axi_arburst_o;
+  p.rvalid = &m.m_axi_rvalid_i;
+  p.rready = &m.m_axi_rready_o;
+  p.rid = &m.m_axi_rid_i;
+  p.rdata = wide_in(m.m_axi_rdata_i);
+  p.rresp = &m.m_axi_rresp_i;
+  p.rlast = &m.m_axi_rlast_i;
+}
+
 // The memory AXI4 master, m_axi_* (ICD 10), as the memory model's slave side.
 template <class V>
 AxiMemPorts bind_axi_mem(V& m) {
@@ -81,19 +99,7 @@ AxiMemPorts bind_axi_mem(V& m) {
   p.bready = &m.m_axi_bready_o;
   p.bid = &m.m_axi_bid_i;
   p.bresp = &m.m_axi_bresp_i;
-  p.arvalid = &m.m_axi_arvalid_o;
-  p.arready = &m.m_axi_arready_i;
-  p.arid = &m.m_axi_arid_o;
-  p.araddr = &m.m_axi_araddr_o;
-  p.arlen = &m.m_axi_arlen_o;
-  p.arsize = &m.m_axi_arsize_o;
-  p.arburst = &m.m_axi_arburst_o;
-  p.rvalid = &m.m_axi_rvalid_i;
-  p.rready = &m.m_axi_rready_o;
-  p.rid = &m.m_axi_rid_i;
-  p.rdata = wide_in(m.m_axi_rdata_i);
-  p.rresp = &m.m_axi_rresp_i;
-  p.rlast = &m.m_axi_rlast_i;
+  bind_axi_mem_ar_r(m, p);
   return p;
 }
 
@@ -125,19 +131,7 @@ AxiMemPorts bind_axi_mem_read(V& m, AxiTie& t) {
   p.bready = &t.zero;
   p.bid = &t.sink;
   p.bresp = &t.sink;
-  p.arvalid = &m.m_axi_arvalid_o;
-  p.arready = &m.m_axi_arready_i;
-  p.arid = &m.m_axi_arid_o;
-  p.araddr = &m.m_axi_araddr_o;
-  p.arlen = &m.m_axi_arlen_o;
-  p.arsize = &m.m_axi_arsize_o;
-  p.arburst = &m.m_axi_arburst_o;
-  p.rvalid = &m.m_axi_rvalid_i;
-  p.rready = &m.m_axi_rready_o;
-  p.rid = &m.m_axi_rid_i;
-  p.rdata = wide_in(m.m_axi_rdata_i);
-  p.rresp = &m.m_axi_rresp_i;
-  p.rlast = &m.m_axi_rlast_i;
+  bind_axi_mem_ar_r(m, p);
   return p;
 }
 

@@ -39,15 +39,6 @@ using ni::WirePacket;
 constexpr uint16_t kNode = 0;
 constexpr uint64_t kDstBase = uint64_t{1} << 47;
 
-Bits512 get512(const VlWide<16>& w) {
-  Bits512 b{};
-  for (unsigned i = 0; i < 16; ++i) b[i / 2] |= uint64_t{w[i]} << (32 * (i % 2));
-  return b;
-}
-void put512(VlWide<16>& w, const Bits512& b) {
-  for (unsigned i = 0; i < 16; ++i) w[i] = uint32_t(b[i / 2] >> (32 * (i % 2)));
-}
-
 // What the link does to the next packet that matches.
 struct Fault {
   enum Action { None, Drop, Corrupt, Dup } action = None;
@@ -83,7 +74,7 @@ class Link {
     *txr_ = !hold_tx;
     *rxv_ = !q_.empty();
     if (!q_.empty()) {
-      put512(*rxd_, q_.front().beats[beat_]);
+      sim::wide_in(*rxd_).set<8>(q_.front().beats[beat_]);
       if (rxl_) *rxl_ = beat_ + 1 == q_.front().beats.size();
     }
   }
@@ -96,7 +87,7 @@ class Link {
       }
     }
     if (*txv_ && *txr_) {
-      cur_.beats.push_back(get512(*txd_));
+      cur_.beats.push_back(sim::wide_out(*txd_).get<8>());
       if (!txl_ || *txl_) {
         sent.push_back(cur_);
         if (on_tx) on_tx(cur_);
@@ -190,7 +181,7 @@ class Node : public sim::Component {
       chk_.on_block(ni::BlockDesc::unpack(d), m_.trace_blk_tid_o);
     }
     if (m_.trace_pkt_valid_o && m_.trace_pkt_ready_o)
-      chk_.on_engine_packet(ni::Packet::unpack(get512(m_.trace_pkt_data_o)));
+      chk_.on_engine_packet(ni::Packet::unpack(sim::wide_out(m_.trace_pkt_data_o).get<8>()));
     watch_recv(cycle);
     req_.sample();
     rsp_.sample();
