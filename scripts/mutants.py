@@ -137,6 +137,12 @@ MUTANTS = [
     ("recv-ack-before-b", "rtl/recv/recv_unit.sv",
      "if (!ck_c.valid || ck_c.pend != '0 || !ck_done ||", "if (!ck_c.valid || !ck_done ||",
      "a block is ACKed before its last write's B"),
+    ("recv-ctx-no-forward", "rtl/recv/recv_unit.sv",
+     "assign cd      = fwd_q ? fwd_dat_q : rd_raw;", "assign cd      = rd_raw;",
+     "a context RAM write is not forwarded to the read of the same word in that cycle"),
+    ("send-blk-table-next", "rtl/send/send_unit.sv",
+     "o_blk_d    = load_next ? tab_out_next : tab_out;", "o_blk_d    = tab_out;",
+     "the output loads the finished block again instead of the next one"),
 ]
 
 CHECKS = [

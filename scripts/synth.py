@@ -107,9 +107,10 @@ NODE_STRIP = {"ni_node": ["trace_*"], "qos_engine": ["trace_o"], "recv_unit": ["
 # Buffers and tables of the units that issues 12/13 want in RAM: (what, memory or register
 # array, relative to the unit). Each dp_ram (the RAM primitive) must be block RAM or LUTRAM.
 UNIT_RAMS = {
-    "send_unit": [("line buffer", "u_lines.u_ram.mem_q")],
+    "send_unit": [("line buffer", "u_lines.u_ram.mem_q"), ("block table", "tab_q")],
     "recv_unit": [("packet (line) buffer", "u_lines.u_ram.mem_q"),
-                  ("receive-context table", "ctx_q")],
+                  ("receive-context table", "u_ctx.mem_q"),
+                  ("receive-context idle stamps", "u_seen.mem_q")],
 }
 
 # Cell types. LUT-equivalents of the LUTRAM / SRL primitives (LUTs of a SLICEM they occupy).

@@ -305,7 +305,11 @@ module recv_unit
   );
 
   // =======================================================================================
-  // Receive contexts (flops; fully associative lookup on (src_node, tid))
+  // Receive contexts: keys, valid bits, pending-write counts and "every slot set" bits in
+  // flops (the lookup compares all keys every cycle, B responses update the counts); the
+  // rest of each context (seq, bitmap, counts, notification) in a RAM (u_ctx) read one
+  // cycle ahead of the decision that needs it, and the idle stamps in a second RAM (u_seen)
+  // read by the reclaim scanner. docs/design.md section 15.
   // =======================================================================================
   typedef struct packed {
     logic              valid;
@@ -322,12 +326,67 @@ module recv_unit
     logic [63:0]       ntag;
     logic [31:0]       nsize;
     logic [PendW-1:0]  pend;      // writes issued, B not back
-    logic [31:0]       seen;      // cycle stamp of its last packet
   } ctx_t;
 
-  ctx_t [RxContexts-1:0] ctx_q, ctx_d;
-  logic [RxContexts-1:0] chk_q, chk_d;       // to be checked for completion
-  logic [31:0]           now_q;
+  // The part of a context kept in RAM.
+  typedef struct packed {
+    seq_t              seq;
+    logic [NpktsW-1:0] npkts;
+    logic [NpktsW-1:0] cnt;
+    logic [63:0]       bitmap;
+    logic              notify;
+    logic              have_ctrl;
+    logic              nf_issued;
+    logic [47:0]       naddr;
+    logic [63:0]       ntag;
+    logic [31:0]       nsize;
+  } cdat_t;
+
+  // ctx_dat leaves the flop-held fields (key, valid, pend) of its argument unread.
+  /* verilator lint_off UNUSEDSIGNAL */
+  function automatic cdat_t ctx_dat(ctx_t c);
+    cdat_t d;
+    d.seq       = c.seq;
+    d.npkts     = c.npkts;
+    d.cnt       = c.cnt;
+    d.bitmap    = c.bitmap;
+    d.notify    = c.notify;
+    d.have_ctrl = c.have_ctrl;
+    d.nf_issued = c.nf_issued;
+    d.naddr     = c.naddr;
+    d.ntag      = c.ntag;
+    d.nsize     = c.nsize;
+    return d;
+  endfunction
+  /* verilator lint_on UNUSEDSIGNAL */
+
+  function automatic ctx_t ctx_view(logic v, node_t src, tid_t tid, logic [PendW-1:0] pend,
+                                    cdat_t d);
+    ctx_t c;
+    c.valid     = v;
+    c.src       = src;
+    c.tid       = tid;
+    c.pend      = pend;
+    c.seq       = d.seq;
+    c.npkts     = d.npkts;
+    c.cnt       = d.cnt;
+    c.bitmap    = d.bitmap;
+    c.notify    = d.notify;
+    c.have_ctrl = d.have_ctrl;
+    c.nf_issued = d.nf_issued;
+    c.naddr     = d.naddr;
+    c.ntag      = d.ntag;
+    c.nsize     = d.nsize;
+    return c;
+  endfunction
+
+  logic  [RxContexts-1:0]            cv_q, cv_d;        // valid
+  node_t [RxContexts-1:0]            csrc_q, csrc_d;    // key: source node
+  tid_t  [RxContexts-1:0]            ctid_q, ctid_d;    // key: tid
+  logic  [RxContexts-1:0][PendW-1:0] cpend_q, cpend_d;  // writes issued, B not back
+  logic  [RxContexts-1:0]            cfull_q, cfull_d;  // npkts known and every slot set
+  logic  [RxContexts-1:0]            chk_q, chk_d;      // to be checked for completion
+  logic  [31:0]                      now_q;
 
   // Lookup of the descriptor at the FIFO head.
   desc_t           dh;
@@ -341,11 +400,11 @@ module recv_unit
     lk_free_any = 1'b0;
     lk_free     = '0;
     for (int unsigned i = 0; i < RxContexts; i++) begin
-      if (!lk_hit && ctx_q[i].valid && ctx_q[i].src == dh.src && ctx_q[i].tid == dh.hdr.tid) begin
+      if (!lk_hit && cv_q[i] && csrc_q[i] == dh.src && ctid_q[i] == dh.hdr.tid) begin
         lk_hit = 1'b1;
         lk_idx = CtxW'(i);
       end
-      if (!lk_free_any && !ctx_q[i].valid) begin
+      if (!lk_free_any && !cv_q[i]) begin
         lk_free_any = 1'b1;
         lk_free     = CtxW'(i);
       end
@@ -553,10 +612,54 @@ module recv_unit
   assign s_aw_done = !w_aw_q || aw_hs;
   assign s_w_done  = !s_w_q || w_hs;
 
-  // The context the completion check looks at.
+  // The context RAM's read port: the entry the next decision needs, read a cycle ahead.
+  // While a completion check is pending it reads the checked context, otherwise (and in
+  // the cycle the check is decided) the context of the descriptor at the FIFO head. A write
+  // to the entry read in the same cycle is forwarded (the RAM reads the old word).
+  logic            ctx_wr_en;     // update context ctx_wr_idx to ctx_wr_val
+  logic [CtxW-1:0] ctx_wr_idx;
+  ctx_t            ctx_wr_val;
+  logic            ctx_touch;     // ... and stamp it as seen now (a packet of it was taken)
+  logic [1:0]      ctx_pend_add;  // writes of context ctx_wr_idx issued (with ctx_wr_en)
+  logic [CtxW-1:0] rd_idx, rd_idx_q;
+  cdat_t           rd_raw, cd, fwd_dat_q;
+  logic            fwd_q, ck_rdy, lk_rdy, ck_eval;
+
+  dp_ram #(
+    .Depth(RxContexts),
+    .Width($bits(cdat_t))
+  ) u_ctx (
+    .clk_i  (clk_i),
+    .we_i   (ctx_wr_en),
+    .waddr_i(ctx_wr_idx),
+    .wdata_i(ctx_dat(ctx_wr_val)),
+    .re_i   (1'b1),
+    .raddr_i(rd_idx),
+    .rdata_o(rd_raw)
+  );
+
+  assign cd      = fwd_q ? fwd_dat_q : rd_raw;
+  assign ck_rdy  = rd_idx_q == ck_idx;
+  assign lk_rdy  = !lk_hit || (rd_idx_q == lk_idx);
+  assign ck_eval = (pst_q == PIdle) && ackq_empty && ck_any && ck_rdy;
+  assign rd_idx  = (ck_any && !ck_eval) ? ck_idx : lk_idx;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      rd_idx_q  <= '0;
+      fwd_q     <= 1'b0;
+      fwd_dat_q <= '0;
+    end else begin
+      rd_idx_q  <= rd_idx;
+      fwd_q     <= ctx_wr_en && (ctx_wr_idx == rd_idx);
+      fwd_dat_q <= ctx_dat(ctx_wr_val);
+    end
+  end
+
+  // The context the completion check looks at (valid when ck_rdy).
   ctx_t ck_c;
   logic ck_done;  // every slot of its block set
-  assign ck_c    = ctx_q[ck_idx];
+  assign ck_c    = ctx_view(cv_q[ck_idx], csrc_q[ck_idx], ctid_q[ck_idx], cpend_q[ck_idx], cd);
   assign ck_done = (ck_c.npkts != '0) && (ck_c.cnt == ck_c.npkts);
 
   // The context of the descriptor at the FIFO head, and what it becomes if the packet is
@@ -567,7 +670,7 @@ module recv_unit
   logic [CtxW-1:0] lk_tgt;
   ctrl_payload_t   lk_cp;
   logic            unused_cp;
-  assign lk_c     = ctx_q[lk_idx];
+  assign lk_c     = ctx_view(cv_q[lk_idx], csrc_q[lk_idx], ctid_q[lk_idx], cpend_q[lk_idx], cd);
   assign lk_same  = lk_hit && (dh.hdr.seq == lk_c.seq);
   assign lk_newer = lk_hit && seq_newer(dh.hdr.seq, lk_c.seq);
   assign lk_alloc = !lk_hit && lk_free_any;
@@ -585,7 +688,6 @@ module recv_unit
       lk_next.seq   = dh.hdr.seq;
       lk_next.pend  = lk_newer ? lk_c.pend : '0;  // a restart keeps its writes in flight
     end
-    lk_next.seen = now_q;
     if (dh.hdr.kind == WkData) begin
       lk_next.bitmap[lk_slot] = 1'b1;
       lk_next.cnt             = lk_next.cnt + NpktsW'(!(lk_same && lk_c.bitmap[lk_slot]));
@@ -601,11 +703,6 @@ module recv_unit
   end
 
   // Everything the FSM decides in a cycle.
-  logic ctx_wr_en;       // update context ctx_wr_idx to ctx_wr_val
-  logic [CtxW-1:0] ctx_wr_idx;
-  ctx_t ctx_wr_val;
-  logic [1:0] ctx_pend_add;  // writes of context ctx_wr_idx issued (with ctx_wr_en)
-
   always_comb begin
     pst_d      = pst_q;
     w_addr_d   = w_addr_q;
@@ -625,6 +722,7 @@ module recv_unit
     ctx_wr_en  = 1'b0;
     ctx_wr_idx = '0;
     ctx_wr_val = '0;
+    ctx_touch  = 1'b0;
     ctx_pend_add = '0;
     chk_d      = chk_q;
     stat_pcrc_o   = 1'b0;
@@ -646,7 +744,9 @@ module recv_unit
             stat_ack_o = 1'b1;
           end
         end else if (ck_any) begin
-          if (!ck_c.valid || ck_c.pend != '0 || !ck_done || (ck_c.notify && !ck_c.have_ctrl)) begin
+          if (!ck_rdy) begin
+            // the checked context is read this cycle
+          end else if (!ck_c.valid || ck_c.pend != '0 || !ck_done || (ck_c.notify && !ck_c.have_ctrl)) begin
             chk_d[ck_idx] = 1'b0;                      // not complete yet
           end else if (ck_c.notify && !ck_c.nf_issued) begin
             if (!tag_full) begin                       // write the notification record
@@ -701,8 +801,8 @@ module recv_unit
               w_tag_d    = '{kind: TagInlineLast, ctx: '0, src: dh.src, tid: dh.hdr.tid,
                              seq: dh.hdr.seq};
             end
-          end else begin
-            // data or control: the receive context
+          end else if (lk_rdy) begin
+            // data or control: the receive context (its RAM word read last cycle)
             desc_pop = 1'b1;
             if (!lk_hit && !lk_free_any) begin
               stat_no_ctx_o = 1'b1;                    // no context free: dropped
@@ -739,6 +839,7 @@ module recv_unit
               ctx_wr_en  = 1'b1;
               ctx_wr_idx = lk_tgt;
               ctx_wr_val = lk_next;
+              ctx_touch  = 1'b1;
             end
           end
         end
@@ -780,44 +881,87 @@ module recv_unit
     endcase
   end
 
-  // Context updates: the FSM's, B returns, the idle scanner.
-  logic [CtxW-1:0] scan_q;
+  // The idle scanner: one context a cycle, its stamp read from u_seen in the cycle before.
+  // A context stamped in the cycle its stamp was read is skipped this round (it was just
+  // seen), as is one the FSM writes or checks in the cycle it would be reclaimed.
+  logic [CtxW-1:0] scan_q, scan_rd_q;
+  logic            seen_fresh_q;
+  logic [31:0]     seen_rd;
   logic            reclaim;
+
+  dp_ram #(
+    .Depth(RxContexts),
+    .Width(32)
+  ) u_seen (
+    .clk_i  (clk_i),
+    .we_i   (ctx_wr_en && ctx_touch),
+    .waddr_i(ctx_wr_idx),
+    .wdata_i(now_q),
+    .re_i   (1'b1),
+    .raddr_i(scan_q),
+    .rdata_o(seen_rd)
+  );
+
   always_comb begin
     logic [31:0] idle;
-    idle    = now_q - ctx_q[scan_q].seen;
-    reclaim = ctx_q[scan_q].valid && (ctx_q[scan_q].pend == '0) && (rx_idle_i != '0) &&
-              ({32'd0, idle} >= rx_idle_i) && !(ctx_wr_en && ctx_wr_idx == scan_q) &&
-              !(ck_any && ck_idx == scan_q && pst_q == PIdle);
+    idle    = now_q - seen_rd;
+    reclaim = cv_q[scan_rd_q] && (cpend_q[scan_rd_q] == '0) && (rx_idle_i != '0) &&
+              seen_fresh_q && ({32'd0, idle} >= rx_idle_i) &&
+              !(ctx_wr_en && ctx_wr_idx == scan_rd_q) &&
+              !(ck_any && ck_idx == scan_rd_q && pst_q == PIdle);
   end
   assign stat_reclaim_o = reclaim;
 
+  // Flop-held context state: the FSM's writes, B returns, reclaims.
   always_comb begin
-    ctx_d = ctx_q;
-    if (ctx_wr_en) ctx_d[ctx_wr_idx] = ctx_wr_val;
-    // a context's writes count from the decision on (not from their AW)
-    if (ctx_wr_en) ctx_d[ctx_wr_idx].pend = ctx_d[ctx_wr_idx].pend + PendW'(ctx_pend_add);
-    if (b_hs && tag_head.kind == TagCtx) begin
-      ctx_d[tag_head.ctx].pend = ctx_d[tag_head.ctx].pend - PendW'(1'b1);
+    cv_d    = cv_q;
+    csrc_d  = csrc_q;
+    ctid_d  = ctid_q;
+    cpend_d = cpend_q;
+    cfull_d = cfull_q;
+    if (ctx_wr_en) begin
+      cv_d[ctx_wr_idx]    = ctx_wr_val.valid;
+      csrc_d[ctx_wr_idx]  = ctx_wr_val.src;
+      ctid_d[ctx_wr_idx]  = ctx_wr_val.tid;
+      // a context's writes count from the decision on (not from their AW)
+      cpend_d[ctx_wr_idx] = ctx_wr_val.pend + PendW'(ctx_pend_add);
+      cfull_d[ctx_wr_idx] = (ctx_wr_val.npkts != '0) && (ctx_wr_val.cnt == ctx_wr_val.npkts);
     end
-    if (reclaim) ctx_d[scan_q] = '0;
+    if (b_hs && tag_head.kind == TagCtx) begin
+      cpend_d[tag_head.ctx] = cpend_d[tag_head.ctx] - PendW'(1'b1);
+    end
+    if (reclaim) begin
+      cv_d[scan_rd_q]    = 1'b0;
+      cpend_d[scan_rd_q] = '0;
+      cfull_d[scan_rd_q] = 1'b0;
+    end
   end
 
-  // A context whose last write returned is checked for completion.
+  // A context whose last write returned is checked for completion, if every slot of its
+  // block is set by then: a block still missing packets is checked after the B of the write
+  // that sets its last slot (or when its control packet arrives), so the FSM spends no
+  // cycle per packet on checks that cannot succeed.
   logic [RxContexts-1:0] chk_b;
   always_comb begin
     chk_b = '0;
-    if (b_hs && tag_head.kind == TagCtx && ctx_q[tag_head.ctx].pend == PendW'(1'b1)) begin
+    if (b_hs && tag_head.kind == TagCtx && cpend_q[tag_head.ctx] == PendW'(1'b1) &&
+        cfull_q[tag_head.ctx]) begin
       chk_b[tag_head.ctx] = 1'b1;
     end
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      for (int i = 0; i < RxContexts; i++) ctx_q[i] <= '0;
+      cv_q       <= '0;
+      csrc_q     <= '0;
+      ctid_q     <= '0;
+      cpend_q    <= '0;
+      cfull_q    <= '0;
       chk_q      <= '0;
       now_q      <= '0;
       scan_q     <= '0;
+      scan_rd_q  <= '0;
+      seen_fresh_q <= 1'b0;
       pst_q      <= PIdle;
       w_addr_q   <= '0;
       w_len_q    <= '0;
@@ -831,10 +975,16 @@ module recv_unit
       r_valid_q  <= 1'b0;
       r_beat_q   <= '0;
     end else begin
-      ctx_q      <= ctx_d;
-      chk_q      <= (chk_d | chk_b) & ~(reclaim ? (RxContexts'(1) << scan_q) : '0);
+      cv_q       <= cv_d;
+      csrc_q     <= csrc_d;
+      ctid_q     <= ctid_d;
+      cpend_q    <= cpend_d;
+      cfull_q    <= cfull_d;
+      chk_q      <= (chk_d | chk_b) & ~(reclaim ? (RxContexts'(1) << scan_rd_q) : '0);
       now_q      <= now_q + 32'd1;
       scan_q     <= scan_q + 1'b1;
+      scan_rd_q  <= scan_q;
+      seen_fresh_q <= !(ctx_wr_en && ctx_touch && ctx_wr_idx == scan_q);
       pst_q      <= pst_d;
       w_addr_q   <= w_addr_d;
       w_len_q    <= w_len_d;
@@ -856,8 +1006,7 @@ module recv_unit
 
   always_comb begin
     busy_o = !desc_empty || !tag_empty || !ackq_empty || r_valid_q || (pst_q != PIdle) ||
-             (ist_q != IHead);
-    for (int i = 0; i < RxContexts; i++) busy_o = busy_o || ctx_q[i].valid;
+             (ist_q != IHead) || (cv_q != '0);
   end
 
   // =======================================================================================
@@ -877,14 +1026,30 @@ module recv_unit
   // One context per key.
   for (genvar i = 0; i < RxContexts; i++) begin : gen_key_unique
     for (genvar j = i + 1; j < RxContexts; j++) begin : gen_pair
-      `ASSERT(OneContextPerKey, !(ctx_q[i].valid && ctx_q[j].valid &&
-                                  ctx_q[i].src == ctx_q[j].src && ctx_q[i].tid == ctx_q[j].tid))
+      `ASSERT(OneContextPerKey, !(cv_q[i] && cv_q[j] &&
+                                  csrc_q[i] == csrc_q[j] && ctid_q[i] == ctid_q[j]))
     end
   end
   // No ACK of a context before its writes returned.
-  `ASSERT(AckAfterLastB, stat_ack_o && !ackq_pop |-> ctx_q[ck_idx].pend == '0)
+  `ASSERT(AckAfterLastB, stat_ack_o && !ackq_pop |-> cpend_q[ck_idx] == '0)
   // Pending counts never wrap.
-  `ASSERT(PendNoUnderflow, b_hs && tag_head.kind == TagCtx |-> ctx_q[tag_head.ctx].pend != '0)
+  `ASSERT(PendNoUnderflow, b_hs && tag_head.kind == TagCtx |-> cpend_q[tag_head.ctx] != '0)
+  // The FSM decides on a context's RAM word only when it was read for that context.
+  `ASSERT(CheckReadsItsContext, ck_eval |-> rd_idx_q == ck_idx)
+  `ASSERT(LookupReadsItsContext, desc_pop && lk_hit |-> rd_idx_q == lk_idx ||
+                                 !(dh.good && dh.hdr.kind != WkInline))
+
+`ifndef SYNTHESIS
+  // The RAM word the FSM sees (read a cycle ahead, with forwarding) is the context's
+  // current word: a shadow copy in flops, updated by the same writes, agrees with it.
+  cdat_t shadow_q [RxContexts];
+  always_ff @(posedge clk_i) begin
+    if (ctx_wr_en) shadow_q[ctx_wr_idx] <= ctx_dat(ctx_wr_val);
+  end
+  cdat_t shadow_rd;
+  assign shadow_rd = shadow_q[rd_idx_q];
+  `ASSERT(CtxReadCurrent, cv_q[rd_idx_q] && pst_q == PIdle |-> cd == shadow_rd)
+`endif
 
 endmodule
 

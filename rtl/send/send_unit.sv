@@ -21,9 +21,9 @@ module send_unit
 #(
   parameter int unsigned MemAddrW      = 48,
   parameter int unsigned MemIdW        = 4,
-  parameter int unsigned RdOutstanding = 8,  // read bursts requested, first beat not back
-  parameter int unsigned BufLines      = 2 * RdOutstanding * 16,  // line buffer, 64 B each
-  parameter int unsigned BlkDepth      = 4   // block descriptors held (a power of two)
+  parameter int unsigned RdOutstanding = 16,  // read bursts requested, first beat not back
+  parameter int unsigned BufLines      = RdOutstanding * 16,  // line buffer, 64 B each
+  parameter int unsigned BlkDepth      = 16  // block descriptors held (a power of two)
 ) (
   input  logic                clk_i,
   input  logic                rst_ni,
@@ -98,7 +98,11 @@ module send_unit
 
   blk_ent_t               blk_in;
   logic                   unused_ends;
-  blk_ent_t [BlkDepth-1:0] tab_q;
+  blk_ent_t               tab_q [BlkDepth];  // no reset: distributed RAM, entries written
+                                             // before they are read (n_blk_q, n_ar_q)
+  blk_ent_t               tab_out, tab_out_next;
+  logic [LnW-1:0]         tab_ar_line;
+  logic [10:0]            tab_ar_n;
   logic [BlkPtrW-1:0]     wr_ptr_q, ar_ptr_q, out_ptr_q;
   logic [BlkPtrW:0]       n_blk_q;      // blocks held
   logic [BlkPtrW:0]       n_ar_q;       // blocks whose reads are not all issued
@@ -143,6 +147,12 @@ module send_unit
   always_ff @(posedge clk_i) begin
     if (blk_hs) tab_q[wr_ptr_q] <= blk_in;
   end
+
+  // Three asynchronous read ports: the read side's block, the output's and the one after it.
+  assign tab_ar_line  = tab_q[ar_ptr_q].src_line;
+  assign tab_ar_n     = tab_q[ar_ptr_q].n_src;
+  assign tab_out      = tab_q[out_ptr_q];
+  assign tab_out_next = tab_q[out_ptr_next];
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -200,8 +210,8 @@ module send_unit
       ar_left_q   <= '0;
     end else if (ar_load) begin
       ar_active_q <= 1'b1;
-      ar_line_q   <= tab_q[ar_ptr_q].src_line;
-      ar_left_q   <= tab_q[ar_ptr_q].n_src;
+      ar_line_q   <= tab_ar_line;
+      ar_left_q   <= tab_ar_n;
     end else if (ar_hs) begin
       ar_active_q <= !ar_blk_done;
       ar_line_q   <= ar_line_q + LnW'(ar_n);
@@ -481,15 +491,13 @@ module send_unit
     // Load a block into the output context: the next one as the last packet of a block
     // leaves (no bubble), or the oldest one when the output has none.
     if (load_next || (!o_active_q && n_blk_q != '0)) begin
-      blk_ent_t b;
-      b          = load_next ? tab_q[out_ptr_next] : tab_q[out_ptr_q];
       o_active_d = 1'b1;
-      o_blk_d    = b;
+      o_blk_d    = load_next ? tab_out_next : tab_out;
       o_pkt_d    = '0;
-      o_addr_d   = b.dst;
-      o_rem_d    = b.len;
-      o_lines_d  = b.n_src;
-      o_primed_d = b.pre;  // a window that starts before the source starts with zeros
+      o_addr_d   = o_blk_d.dst;
+      o_rem_d    = o_blk_d.len;
+      o_lines_d  = o_blk_d.n_src;
+      o_primed_d = o_blk_d.pre;  // a window that starts before the source starts with zeros
       cur_d      = '0;
     end
   end
