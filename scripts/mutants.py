@@ -143,6 +143,12 @@ MUTANTS = [
     ("send-blk-table-next", "rtl/send/send_unit.sv",
      "o_blk_d    = load_next ? tab_out_next : tab_out;", "o_blk_d    = tab_out;",
      "the output loads the finished block again instead of the next one"),
+    ("send-share-line-lost", "rtl/send/send_unit.sv",
+     "cur_d      = o_blk_d.share ? last_line_q : '0;", "cur_d      = '0;",
+     "a block that shares its first source line with the previous block starts from zeros"),
+    ("send-run-not-contiguous", "rtl/send/send_unit.sv",
+     "(ar_line_q + LnW'(ar_left_q) == tab_ar_line) &&", "",
+     "the read side joins the next block's lines to the run even when they do not follow on"),
 ]
 
 CHECKS = [

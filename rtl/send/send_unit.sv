@@ -21,8 +21,8 @@ module send_unit
 #(
   parameter int unsigned MemAddrW      = 48,
   parameter int unsigned MemIdW        = 4,
-  parameter int unsigned RdOutstanding = 16,  // read bursts requested, first beat not back
-  parameter int unsigned BufLines      = RdOutstanding * 16,  // line buffer, 64 B each
+  parameter int unsigned RdOutstanding = 8,  // read bursts requested, first beat not back
+  parameter int unsigned BufLines      = 2 * RdOutstanding * 16,  // line buffer, 64 B each
   parameter int unsigned BlkDepth      = 16  // block descriptors held (a power of two)
 ) (
   input  logic                clk_i,
@@ -89,8 +89,9 @@ module send_unit
     node_t                 dst_node;   // dst_addr[63:48]
     logic [47:0]           dst;        // first destination byte
     logic [BlockW:0]       len;        // 1..65536
-    logic [LnW-1:0]      src_line;   // first source line
-    logic [10:0]           n_src;      // source lines, 1..1025
+    logic [LnW-1:0]        rd_line;    // first source line to read (after a shared one)
+    logic [10:0]           rd_n;       // source lines to read, 1..1025
+    logic                  share;      // the first source line is the previous block's last
     logic [5:0]            shift;      // (src - dst) mod 64
     logic                  pre;        // the first window starts one line before the source
     logic [NpktsW-1:0]     npkts;      // 1..64
@@ -98,6 +99,9 @@ module send_unit
 
   blk_ent_t               blk_in;
   logic                   unused_ends;
+  logic [LnW-1:0]         blk_src_last; // last source line of the block at blk
+  logic [LnW-1:0]         prev_end_q;   // last source line of the previous accepted block
+  logic                   have_prev_q;
   blk_ent_t               tab_q [BlkDepth];  // no reset: distributed RAM, entries written
                                              // before they are read (n_blk_q, n_ar_q)
   blk_ent_t               tab_out, tab_out_next;
@@ -105,8 +109,8 @@ module send_unit
   logic [10:0]            tab_ar_n;
   logic [BlkPtrW-1:0]     wr_ptr_q, ar_ptr_q, out_ptr_q;
   logic [BlkPtrW:0]       n_blk_q;      // blocks held
-  logic [BlkPtrW:0]       n_ar_q;       // blocks whose reads are not all issued
-  logic                   blk_hs, ar_blk_done, out_blk_done;
+  logic [BlkPtrW:0]       n_ar_q;       // blocks the read side has not taken yet
+  logic                   blk_hs, ar_take, out_blk_done;
   logic [BlkPtrW-1:0]     out_ptr_next;
 
   assign out_ptr_next = out_ptr_q + 1'b1;
@@ -120,6 +124,7 @@ module send_unit
 
   always_comb begin
     logic [47:0] src, dst, src_end, dst_end;
+    logic [10:0] n_src;
     src              = blk_desc_i.src_addr[47:0];
     dst              = blk_desc_i.dst_addr[47:0];
     blk_in.tid       = blk_tid_i;
@@ -133,11 +138,20 @@ module send_unit
     blk_in.len       = {1'b0, blk_desc_i.len_m1} + 17'd1;
     src_end          = src + {32'd0, blk_desc_i.len_m1};   // last source byte
     dst_end          = dst + {32'd0, blk_desc_i.len_m1};   // last destination byte
-    blk_in.src_line  = src[47:6];
-    blk_in.n_src     = 11'(src_end[47:6] - src[47:6]) + 11'd1;
+    n_src            = 11'(src_end[47:6] - src[47:6]) + 11'd1;
     blk_in.shift     = src[5:0] - dst[5:0];
     blk_in.pre       = ({1'b0, dst[5:0]} + {1'b0, blk_in.shift}) >= 7'd64;
+    // A block whose source starts in the line where the previous block's source ended (the
+    // next block of a transfer with source and destination alignments that differ) takes
+    // that line from the output side instead of reading it again: one line fewer to read,
+    // so the read side can run consecutive blocks together as full bursts. Not when the
+    // window starts before the source (pre) or the block has a single line.
+    blk_in.share     = have_prev_q && !blk_in.pre && (n_src >= 11'd2) &&
+                       (src[47:6] == prev_end_q);
+    blk_in.rd_line   = src[47:6] + LnW'(blk_in.share);
+    blk_in.rd_n      = n_src - 11'(blk_in.share);
     blk_in.npkts     = NpktsW'(dst_end[15:10] - dst[15:10]) + NpktsW'(1'b1);
+    blk_src_last     = src_end[47:6];
     unused_ends      = ^{src_end[5:0], dst_end[47:16], dst_end[9:0]};
   end
 
@@ -148,9 +162,19 @@ module send_unit
     if (blk_hs) tab_q[wr_ptr_q] <= blk_in;
   end
 
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      prev_end_q  <= '0;
+      have_prev_q <= 1'b0;
+    end else if (blk_hs) begin
+      prev_end_q  <= blk_src_last;
+      have_prev_q <= 1'b1;
+    end
+  end
+
   // Three asynchronous read ports: the read side's block, the output's and the one after it.
-  assign tab_ar_line  = tab_q[ar_ptr_q].src_line;
-  assign tab_ar_n     = tab_q[ar_ptr_q].n_src;
+  assign tab_ar_line  = tab_q[ar_ptr_q].rd_line;
+  assign tab_ar_n     = tab_q[ar_ptr_q].rd_n;
   assign tab_out      = tab_q[out_ptr_q];
   assign tab_out_next = tab_q[out_ptr_next];
 
@@ -163,19 +187,22 @@ module send_unit
       n_ar_q    <= '0;
     end else begin
       if (blk_hs)       wr_ptr_q  <= wr_ptr_q + 1'b1;
-      if (ar_blk_done)  ar_ptr_q  <= ar_ptr_q + 1'b1;
+      if (ar_take)      ar_ptr_q  <= ar_ptr_q + 1'b1;
       if (out_blk_done) out_ptr_q <= out_ptr_q + 1'b1;
       n_blk_q <= n_blk_q + (BlkPtrW + 1)'(blk_hs) - (BlkPtrW + 1)'(out_blk_done);
-      n_ar_q  <= n_ar_q + (BlkPtrW + 1)'(blk_hs) - (BlkPtrW + 1)'(ar_blk_done);
+      n_ar_q  <= n_ar_q + (BlkPtrW + 1)'(blk_hs) - (BlkPtrW + 1)'(ar_take);
     end
   end
 
   // =======================================================================================
   // Read requests: the source lines of each block in order, as bursts of at most 16 lines
   // that never cross a 4 KiB boundary, issued while the line buffer has room reserved for
-  // every line in flight.
+  // every line in flight. The generator holds a run of lines (ar_line_q, ar_left_q): the
+  // next block's lines join the run when they follow on and the run has less than a full
+  // burst left, so a stream of short blocks with consecutive sources is read as full
+  // bursts (RdOutstanding bursts then cover the read latency as for one long block).
   // =======================================================================================
-  logic                   ar_active_q, ar_load;
+  logic                   ar_active_q, ar_load, ar_absorb;
   logic [LnW-1:0]       ar_line_q;
   logic [10:0]            ar_left_q;
   logic [4:0]             ar_n;         // lines of the next burst, 1..16
@@ -193,6 +220,11 @@ module send_unit
   end
 
   assign ar_load         = !ar_active_q && (n_ar_q != '0);
+  // (not while an AR waits for its handshake: ARLEN must hold)
+  assign ar_absorb       = ar_active_q && (n_ar_q != '0) && (ar_left_q < 11'(BurstLines)) &&
+                           (ar_line_q + LnW'(ar_left_q) == tab_ar_line) &&
+                           (!m_axi_arvalid_o || m_axi_arready_i);
+  assign ar_take         = ar_load || ar_absorb;
   assign m_axi_arvalid_o = ar_active_q && (32'(credit_q) >= 32'(ar_n)) &&
                            (32'(outst_q) < RdOutstanding);
   assign m_axi_arid_o    = '0;  // one ID: R data returns in order (docs/design.md 14)
@@ -201,8 +233,6 @@ module send_unit
   assign m_axi_arsize_o  = 3'd6;  // 64-byte beats
   assign m_axi_arburst_o = 2'b01; // INCR
   assign ar_hs           = m_axi_arvalid_o && m_axi_arready_i;
-  assign ar_blk_done     = ar_hs && (ar_left_q == 11'(ar_n));
-
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       ar_active_q <= 1'b0;
@@ -212,10 +242,11 @@ module send_unit
       ar_active_q <= 1'b1;
       ar_line_q   <= tab_ar_line;
       ar_left_q   <= tab_ar_n;
-    end else if (ar_hs) begin
-      ar_active_q <= !ar_blk_done;
-      ar_line_q   <= ar_line_q + LnW'(ar_n);
-      ar_left_q   <= ar_left_q - 11'(ar_n);
+    end else if (ar_hs || ar_absorb) begin
+      // at most 15 lines left plus a block's 1025: the run stays below 2048 lines
+      ar_active_q <= (ar_left_q - (ar_hs ? 11'(ar_n) : '0) + (ar_absorb ? tab_ar_n : '0)) != '0;
+      ar_line_q   <= ar_line_q + (ar_hs ? LnW'(ar_n) : '0);
+      ar_left_q   <= ar_left_q - (ar_hs ? 11'(ar_n) : '0) + (ar_absorb ? tab_ar_n : '0);
     end
   end
 
@@ -329,6 +360,7 @@ module send_unit
   logic [10:0]       o_lines_q, o_lines_d;   // source lines of the block not yet popped
   logic              o_primed_q, o_primed_d; // cur_q holds the window's first line
   logic [511:0]      cur_q, cur_d;
+  logic [511:0]      last_line_q;            // the source line popped last
   logic [31:0]       crc_q, crc_d;
   // a beat presented and not taken keeps its source (valid/data held until ready)
   logic              held_q, held_hp_q;
@@ -496,9 +528,11 @@ module send_unit
       o_pkt_d    = '0;
       o_addr_d   = o_blk_d.dst;
       o_rem_d    = o_blk_d.len;
-      o_lines_d  = o_blk_d.n_src;
-      o_primed_d = o_blk_d.pre;  // a window that starts before the source starts with zeros
-      cur_d      = '0;
+      o_lines_d  = o_blk_d.rd_n;
+      // a window that starts before the source starts with zeros; a block that shares its
+      // first line with the previous block's last starts with that line (popped last)
+      o_primed_d = o_blk_d.pre || o_blk_d.share;
+      cur_d      = o_blk_d.share ? last_line_q : '0;
     end
   end
 
@@ -515,6 +549,7 @@ module send_unit
       o_lines_q  <= '0;
       o_primed_q <= 1'b0;
       cur_q      <= '0;
+      last_line_q <= '0;
       crc_q      <= '0;
       held_q     <= 1'b0;
       held_hp_q  <= 1'b0;
@@ -530,6 +565,7 @@ module send_unit
       o_lines_q  <= o_lines_d;
       o_primed_q <= o_primed_d;
       cur_q      <= cur_d;
+      if (line_pop) last_line_q <= lb_head;
       crc_q      <= crc_d;
       held_q     <= req_tx_valid_o && !req_tx_ready_i && (ost_q == OBetween);
       held_hp_q  <= sel_hp;

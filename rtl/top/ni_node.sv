@@ -23,7 +23,7 @@ module ni_node
   parameter int unsigned MemDataW       = 512,
   parameter int unsigned MemAddrW       = 48,
   parameter int unsigned MemIdW         = 4,
-  parameter int unsigned RdOutstanding  = 16,
+  parameter int unsigned RdOutstanding  = 8,
   parameter int unsigned RxContexts     = 64
 ) (
   input  logic                  clk_i,

@@ -685,6 +685,10 @@ RunResult NodeSystem::run() {
     for (const ScenarioEvent& e : s.opt.scenario->events) last_at = std::max(last_at, e.at);
     budget = last_at + 200000;
   }
+  // Retransmission: a block the faults hit k times finishes k timeouts later, and one that
+  // reaches MaxRetries ends its transfer ERROR after MaxRetries + 1 timeouts (ICD 13), so
+  // the automatic bound leaves room for that many behind the last transfer.
+  if (rc.timeout && *rc.timeout != 0) budget += (rc.max_retries.value_or(3) + 1) * *rc.timeout;
   if (s.opt.cfg.max_cycles != 0) {
     budget = s.opt.cfg.max_cycles > s.ctrl->cycle() ? s.opt.cfg.max_cycles - s.ctrl->cycle() : 0;
   }
