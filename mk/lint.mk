@@ -2,7 +2,7 @@
 # Lint: Verilator -Wall of every primitive as its own top and of every top; slang (the second
 # front end); FuseSoC's lint target; clang-format of the C++.
 
-LINT_FLAGS := --lint-only -Wall --assert $(RTL_YFLAGS)
+LINT_FLAGS := --lint-only -Wall --quiet-stats --assert $(RTL_YFLAGS)
 $(call vardep,$(BUILD)/lint/flags,$(LINT_FLAGS))
 top_files   = $(if $(filter $(NI_TOP),$1),$(NI_FILES),$(QOS_FILES))
 

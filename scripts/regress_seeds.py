@@ -224,7 +224,8 @@ def run_one(results: Path, plan: dict, index: int) -> dict:
     started = {"host": host, "pid": os.getpid(), "started": now_iso(), "slurm": slurm_env()}
     write_json(rd / "started.json", started)
 
-    argv = [plan["sim"], "--quiet", "--seed", str(run["seed"]),
+    # One thread per run: the runs themselves fill the cores (local -j, Slurm tasks).
+    argv = [plan["sim"], "--quiet", "--threads", "1", "--seed", str(run["seed"]),
             "--transfers", str(plan["transfers"])]
     if run["config"]:
         argv += ["--config", run["config"]]

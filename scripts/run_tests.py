@@ -53,6 +53,8 @@ def _make_overrides() -> list[str]:
 MAKE = ["make", "-s", "--no-print-directory"] + _make_overrides()
 
 NI_SIM = "build/ni_sim"
+# The runner keeps two tests at a time on the machine's cores: one simulator thread each.
+NI_SIM_ONE_THREAD = [NI_SIM, "--threads", "1"]
 PY = sys.executable
 
 # Short random runs of the whole engine against the golden model: (name, seed, config).
@@ -100,7 +102,7 @@ NI_RUNS = [
 
 
 def _sim_run(name: str, seed: int, cfg: Optional[str]) -> Command:
-    argv = [NI_SIM, "--quiet", "--seed", str(seed), "--transfers", "2000"]
+    argv = NI_SIM_ONE_THREAD + ["--quiet", "--seed", str(seed), "--transfers", "2000"]
     if cfg:
         argv += ["--config", cfg]
     return Command(f"sim {name} seed {seed}", argv)
@@ -108,13 +110,14 @@ def _sim_run(name: str, seed: int, cfg: Optional[str]) -> Command:
 
 def _ni_run(name: str, seed: int, cfg: str, nodes: int, transfers: int) -> Command:
     return Command(f"sim {name} {nodes} node(s) seed {seed}",
-                   [NI_SIM, "--quiet", "--seed", str(seed), "--transfers", str(transfers),
+                   NI_SIM_ONE_THREAD + ["--quiet", "--seed", str(seed), "--transfers", str(transfers),
                     "--config", cfg, "--nodes", str(nodes)])
 
 
 def _vectors() -> list[Command]:
     """Every directed scenario in vectors/ is replayed and must pass."""
-    return [Command(f"vector {Path(v).stem}", [NI_SIM, "--quiet", "--scenario", str(Path(v).relative_to(ROOT))],
+    return [Command(f"vector {Path(v).stem}",
+                    NI_SIM_ONE_THREAD + ["--quiet", "--scenario", str(Path(v).relative_to(ROOT))],
                     )
             for v in sorted(glob.glob(str(ROOT / "vectors" / "*.json")))]
 
@@ -135,6 +138,7 @@ COMMANDS: list[Command] = [
     *[_ni_run(*r) for r in NI_RUNS],
     Command("sim record/replay identity", [PY, "tests/sim/test_replay.py"]),
     Command("sim input errors", [PY, "tests/sim/test_input_errors.py"]),
+    Command("sim threads identity", [PY, "tests/sim/test_threads.py"]),
     Command("sim capture import", [PY, "tests/sim/test_capture.py"]),
     Command("sim waveforms", [PY, "tests/sim/test_trace.py"]),
     Command("sim functional coverage", [PY, "tests/sim/test_coverage.py"]),

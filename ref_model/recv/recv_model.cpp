@@ -369,9 +369,10 @@ std::vector<RecvModel> RecvModel::explain_rsp(const WirePacket& p, uint64_t firs
   // a complete block's ACK; the context is freed
   for (const auto& [key, c] : ctx_) {
     if (!needs_ack(c) || p != make_response(WireKind::Ack, c.tid, c.seq, c.src, node_)) continue;
-    auto ack = [&](RecvModel& s) {
+    // (structured bindings are captured through named copies: C++17 cannot capture them)
+    auto ack = [&, key = key, seq = c.seq](RecvModel& s) {
       const auto it = s.ctx_.find(key);
-      if (it == s.ctx_.end() || !s.needs_ack(it->second) || it->second.seq != c.seq) return;
+      if (it == s.ctx_.end() || !s.needs_ack(it->second) || it->second.seq != seq) return;
       ++s.ctr_[kCtrAck];
       if (it->second.notify) ++s.ctr_[kCtrNotify];
       s.ctx_.erase(it);

@@ -26,7 +26,7 @@ std::string describe(const ni::Descriptor& d, unsigned src) {
 
 struct E2eScoreboard::Tap : Listener {
   Tap(E2eScoreboard& s, unsigned n) : sb(s), node(n) {}
-  void on_memwr(const MemWrEvent& e) override { sb.on_memwr(node, e); }
+  void on_memwr(const MemWrEvent& e) override { sb.on_node_memwr(node, e); }
   E2eScoreboard& sb;
   unsigned node;
 };
@@ -79,7 +79,7 @@ void E2eScoreboard::on_live(unsigned src, unsigned xfer, const ni::Descriptor& d
   if (d.notify && d.is_memory()) add_range(dst, d.notify_addr & kMask48, 16, id, true);
 }
 
-void E2eScoreboard::on_memwr(unsigned node, const MemWrEvent& e) {
+void E2eScoreboard::on_node_memwr(unsigned node, const MemWrEvent& e) {
   auto& m = ranges_.at(node);
   for (const MemWrEvent::Run& r : e.runs) {
     auto it = m.upper_bound(r.addr);

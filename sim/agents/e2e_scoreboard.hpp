@@ -42,7 +42,7 @@ class E2eScoreboard : public Checker {
   // finished (the engine models' hooks: the cycle the engine decided).
   void on_live(unsigned src_node, unsigned xfer, const ni::Descriptor& d, uint64_t cycle);
   void on_finish(unsigned src_node, unsigned xfer, bool error, uint64_t cycle);
-  void on_memwr(unsigned node, const MemWrEvent& e);
+  void on_node_memwr(unsigned node, const MemWrEvent& e);
   // A notification record was written (the log's "notify" event).
   std::function<void(uint64_t cycle, unsigned node, uint64_t addr, uint64_t tag, unsigned src)>
       on_notify;

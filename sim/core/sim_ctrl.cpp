@@ -73,7 +73,18 @@ void SimCtrl::dump(uint64_t t) {
 #endif
 }
 
+void SimCtrl::set_threads(unsigned n) {
+  pool_.reset();
+  if (n > 1 && duts_.size() > 1) pool_ = std::make_unique<EvalPool>(ctx_, duts_, n);
+}
+
+unsigned SimCtrl::threads() const { return pool_ ? pool_->threads() : 1; }
+
 void SimCtrl::clock(bool high) {
+  if (pool_) {
+    pool_->eval_all(high);
+    return;
+  }
   for (Dut* d : duts_) {
     d->set_clk(high);
     d->eval();

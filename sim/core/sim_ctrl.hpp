@@ -12,6 +12,7 @@
 
 #include "sim/core/component.hpp"
 #include "sim/core/dut.hpp"
+#include "sim/core/eval_pool.hpp"
 
 class VerilatedContext;
 class VerilatedFstC;
@@ -28,6 +29,11 @@ class SimCtrl {
   // The tops it clocks (all from `ctx`), in evaluation order.
   void add_dut(Dut& d) { duts_.push_back(&d); }
   void add(Component& c) { components_.push_back(&c); }
+  // Evaluate the tops on `n` threads (the caller's included; at most one per top): each
+  // clock phase evaluates every top on its own thread (EvalPool), the components stay on
+  // the caller's. The run is the same, byte for byte, for every n. Call after add_dut().
+  void set_threads(unsigned n);
+  unsigned threads() const;
 
   // Waveforms (FST) of every top, each under the scope of its instance name. Dumping starts
   // at cycle `from` (0 = from reset).
@@ -73,6 +79,7 @@ class SimCtrl {
   VerilatedContext& ctx_;
   std::vector<Dut*> duts_;
   std::vector<Component*> components_;
+  std::unique_ptr<EvalPool> pool_;  // set_threads(n > 1)
   struct TraceDeleter {
     void operator()(VerilatedFstC* t) const;
   };

@@ -2,9 +2,8 @@
 // ni_sim: random and scenario runs of the verilated QoS engine (--nodes 0) or of N full NIs
 // on a network (--nodes N) against the golden models. Command line, log and report formats:
 // ICD sections 9 and 15; `ni_sim --help` lists the flags.
-#include <unistd.h>
-
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
@@ -14,6 +13,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "sim/core/scenario.hpp"
@@ -53,6 +53,8 @@ struct Cli {
   bool have_trace_window = false;
   uint64_t trace_window = 0;
   bool quiet = false;
+  bool profile = false;
+  unsigned threads = 0;  // 0: one per core, at most one per node
   std::vector<std::string> argv;
 };
 
@@ -103,7 +105,15 @@ Cli parse(int argc, char** argv) {
   app.add_option("--coverage", c.coverage, "write the run's functional coverage (JSON)");
   app.add_option("--code-coverage", c.code_coverage,
                  "write Verilator's line/toggle coverage (binaries built with COVERAGE=1)");
-  app.add_flag("--quiet", c.quiet, "no progress line");
+  app.add_option("--threads", c.threads,
+                 "with --nodes N: evaluate the nodes on this many threads (default: one per "
+                 "core, at most N); the run is the same, byte for byte, for every count")
+      ->check(CLI::Range(1u, 64u));
+  app.add_flag("--profile", c.profile,
+               "with --nodes N: at the end, print where the wall time went (models' eval, test "
+               "bench phases); costs a few per cent");
+  app.add_flag("--quiet", c.quiet,
+               "no progress (otherwise a live line on a terminal, a line every 30 s elsewhere)");
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {
@@ -213,7 +223,7 @@ int report_failure(const Cli& cli, const sim::SimConfig& cfg, const sim::RunResu
   std::printf("reproduce: %s\n", reproduce_command(cli, cfg, window).c_str());
   opt.record_path.clear();
   opt.log_path.clear();
-  opt.progress = false;
+  opt.progress = sim::Progress::Mode::Off;
   if (!cli.shrink.empty() && scenario != nullptr) {
     const std::string sig = sim::failure_signature(r.failure);
     typename System::Options sopt = opt;
@@ -279,7 +289,9 @@ int run_nodes(const Cli& cli, const sim::SimConfig& cfg, const sim::Scenario* sc
   opt.capture_path = cli.capture;
   opt.capture_node = cli.capture_node;
   opt.log_path = cli.log;
-  opt.progress = !cli.quiet && isatty(STDERR_FILENO);
+  opt.progress = sim::Progress::mode_for_stderr(cli.quiet);
+  opt.profile = cli.profile;
+  opt.threads = cli.threads != 0 ? cli.threads : std::max(1u, std::thread::hardware_concurrency());
   if (!cli.trace.empty() && !cli.have_trace_window) opt.trace_path = cli.trace;
   sim::RunResult r;
   nlohmann::json report;
@@ -287,6 +299,7 @@ int run_nodes(const Cli& cli, const sim::SimConfig& cfg, const sim::Scenario* sc
     sim::NodeSystem sys(opt);
     r = sys.run();
     report = sys.report(r);
+    if (cli.profile) sys.print_profile();
     if (!cli.coverage.empty()) {
       sys.write_coverage(cli.coverage, coverage_source(cli, cfg, report, r));
     }
@@ -369,7 +382,7 @@ int main(int argc, char** argv) {
   opt.record_path = cli.record;
   opt.capture_path = cli.capture;
   if (!cli.scenario.empty()) opt.scenario = &scenario;
-  opt.progress = !cli.quiet && isatty(STDERR_FILENO);
+  opt.progress = sim::Progress::mode_for_stderr(cli.quiet);
   if (!cli.trace.empty() && !cli.have_trace_window) opt.trace_path = cli.trace;
 
   sim::RunResult r;

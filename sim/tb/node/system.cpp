@@ -160,7 +160,8 @@ struct NodeSystem::Impl {
   std::unique_ptr<CaptureWriter> capture;  // --capture
   std::vector<Checker*> checkers;
   bool faulty = false;  // faults injected: ERROR endings and stray writes allowed
-  double start_wall = 0, last_progress = 0;
+  double start_wall = 0;
+  std::unique_ptr<Progress> progress;
 
   explicit Impl(Options o);
   void build_node(unsigned i);
@@ -168,7 +169,7 @@ struct NodeSystem::Impl {
   bool any_failed() const;
   bool done() const;
   bool run_until(const std::function<bool()>& until, uint64_t max_cycles);
-  void progress();
+  void show_progress();
   void read_back();
   std::vector<std::string> balance() const;
   void conclude(RunResult& r, bool ok, const std::string& timeout_msg);
@@ -301,6 +302,12 @@ NodeSystem::Impl::Impl(Options o) : opt(std::move(o)) {
   }
   checkers.push_back(e2e.get());
   if (!opt.trace_path.empty()) ctrl->open_trace(opt.trace_path, opt.trace_from);
+  ctrl->set_threads(opt.threads);
+  ctrl->set_profiling(opt.profile);
+  progress = std::make_unique<Progress>(
+      opt.progress, std::to_string(nodes.size()) + " node" + (nodes.size() == 1 ? "" : "s") + ", " +
+                        std::to_string(ctrl->threads()) + " thread" +
+                        (ctrl->threads() == 1 ? "" : "s"));
 }
 
 uint64_t NodeSystem::Impl::transfers_of(unsigned i) const {
@@ -393,18 +400,10 @@ bool NodeSystem::Impl::done() const {
   return true;
 }
 
-void NodeSystem::Impl::progress() {
-  const double t = now_seconds();
-  if (t - last_progress < 0.5) return;
-  last_progress = t;
+void NodeSystem::Impl::show_progress() {
   uint64_t fin = 0;
   for (const auto& n : nodes) fin += n->model->transfers_done() + n->model->transfers_error();
-  const double khz = double(ctrl->cycle()) / (t - start_wall) / 1000.0;
-  std::fprintf(stderr,
-               "\r[ni_sim] %u nodes: transfers %" PRIu64 "/%" PRIu64 " done, cycle %" PRIu64
-               ", %.1f kHz   ",
-               unsigned(nodes.size()), fin, opt.cfg.traffic.transfers, ctrl->cycle(), khz);
-  std::fflush(stderr);
+  progress->update(now_seconds(), fin, opt.cfg.traffic.transfers, ctrl->cycle());
 }
 
 bool NodeSystem::Impl::run_until(const std::function<bool()>& until, uint64_t max_cycles) {
@@ -412,7 +411,7 @@ bool NodeSystem::Impl::run_until(const std::function<bool()>& until, uint64_t ma
   while (!until()) {
     if (any_failed() || ctrl->cycle() >= end || SimCtrl::interrupted()) return false;
     ctrl->step();
-    if (opt.progress && (ctrl->cycle() & 0x3FFF) == 0) progress();
+    if (progress->on() && (ctrl->cycle() & 0x3FFF) == 0) show_progress();
   }
   return !any_failed();
 }
@@ -644,6 +643,24 @@ NodeSystem::~NodeSystem() {
 
 VerilatedContext& NodeSystem::context() { return *impl_->ctx; }
 
+void NodeSystem::print_profile() const {
+  const SimCtrl::Profile& p = impl_->ctrl->profile();
+  const double total = now_seconds() - impl_->start_wall;
+  const double steps = p.eval_s + p.drive_s + p.sample_s + p.post_edge_s + p.dump_s;
+  auto row = [total](const char* what, double s) {
+    std::fprintf(stderr, "[profile] %-34s %9.2f s %6.1f %%\n", what, s,
+                 total > 0 ? 100.0 * s / total : 0.0);
+  };
+  std::fprintf(stderr, "[profile] %" PRIu64 " cycles, %u thread(s), %.2f s of run loop\n", p.cycles,
+               impl_->ctrl->threads(), total);
+  row("models' eval (both clock phases)", p.eval_s);
+  row("components: drive", p.drive_s);
+  row("components: sample (checkers)", p.sample_s);
+  row("components: post_edge", p.post_edge_s);
+  row("waveform dump", p.dump_s);
+  row("run loop, read-back, final checks", total - steps);
+}
+
 void NodeSystem::write_coverage(const std::string& path, const nlohmann::json& source) const {
   if (impl_->cov) impl_->cov->write(path, source);
 }
@@ -678,7 +695,7 @@ RunResult NodeSystem::run() {
       },
       10000);
   s.start_wall = now_seconds();
-  s.last_progress = s.start_wall;
+  s.progress->start(s.start_wall);
   uint64_t budget = 50000 + s.opt.cfg.traffic.transfers * 4000;
   if (s.opt.scenario != nullptr) {
     uint64_t last_at = 0;
@@ -693,7 +710,7 @@ RunResult NodeSystem::run() {
     budget = s.opt.cfg.max_cycles > s.ctrl->cycle() ? s.opt.cfg.max_cycles - s.ctrl->cycle() : 0;
   }
   const bool ok = s.run_until([&s] { return s.done(); }, budget);
-  if (s.opt.progress) std::fprintf(stderr, "\n");
+  s.progress->finish();
   if (ok) {
     s.read_back();
     for (auto& n : s.nodes) n->recv->check_counters(n->counters, n->counters_cycle);

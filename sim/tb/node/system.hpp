@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "sim/core/config.hpp"
+#include "sim/core/progress.hpp"
 #include "sim/core/run_result.hpp"
 #include "sim/core/scenario.hpp"
 
@@ -31,10 +32,12 @@ class NodeSystem {
     std::string log_path;                // --log
     std::string trace_path;              // --trace (FST, one scope per node: node0, node1, ...)
     uint64_t trace_from = 0;             // first traced cycle
-    bool progress = false;               // progress line on stderr
-    std::string coverage_path;           // --coverage: functional coverage of the full NI
-    std::string capture_path;            // --capture: CSV of one node's top-level ports
-    unsigned capture_node = 0;           // --capture-node
+    Progress::Mode progress = Progress::Mode::Off;  // progress on stderr
+    bool profile = false;       // --profile: SimCtrl's phase timers, printed by print_profile()
+    unsigned threads = 1;       // evaluate the nodes on this many threads (SimCtrl::set_threads)
+    std::string coverage_path;  // --coverage: functional coverage of the full NI
+    std::string capture_path;   // --capture: CSV of one node's top-level ports
+    unsigned capture_node = 0;  // --capture-node
   };
 
   explicit NodeSystem(Options opt);
@@ -49,6 +52,8 @@ class NodeSystem {
   // The report (ICD 15): totals, per node and per network.
   nlohmann::json report(const RunResult& r) const;
   VerilatedContext& context();
+  // --profile: where the run's wall time went (the models' eval, the components' phases).
+  void print_profile() const;
   // Writes the run's functional coverage (Options::coverage_path set), "ni-fcov/1".
   void write_coverage(const std::string& path, const nlohmann::json& source) const;
 

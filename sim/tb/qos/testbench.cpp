@@ -144,7 +144,8 @@ void Testbench::start() {
   recording_ = true;
   ctrl_->run_until([this] { return bool(*dut_->ports().init_done); }, 10000);
   start_wall_ = now_seconds();
-  last_progress_ = start_wall_;
+  progress_ = Progress(opt_.progress, "engine");
+  progress_.start(start_wall_);
 }
 
 bool Testbench::run_until(const std::function<bool()>& done, uint64_t max_cycles) {
@@ -153,18 +154,9 @@ bool Testbench::run_until(const std::function<bool()>& done, uint64_t max_cycles
     if (checker_->failed() || ctrl_->cycle() >= end || SimCtrl::interrupted()) return false;
     if (ctx_->gotError()) return false;
     ctrl_->step();
-    if (opt_.progress && (ctrl_->cycle() & 0x3FFF) == 0) {
-      const double t = now_seconds();
-      if (t - last_progress_ >= 0.5) {
-        last_progress_ = t;
-        const double khz = double(ctrl_->cycle()) / (t - start_wall_) / 1000.0;
-        std::fprintf(stderr,
-                     "\r[ni_sim] transfers %" PRIu64 "/%" PRIu64 " done, cycle %" PRIu64
-                     ", %.0f kHz   ",
-                     model_->transfers_done() + model_->transfers_error(),
-                     opt_.cfg.traffic.transfers, ctrl_->cycle(), khz);
-        std::fflush(stderr);
-      }
+    if (progress_.on() && (ctrl_->cycle() & 0x3FFF) == 0) {
+      progress_.update(now_seconds(), model_->transfers_done() + model_->transfers_error(),
+                       opt_.cfg.traffic.transfers, ctrl_->cycle());
     }
   }
   return !checker_->failed() && !ctx_->gotError();
@@ -265,7 +257,7 @@ RunResult Testbench::run_random() {
   }
   const bool ok =
       run_until([this] { return cpu_->done() && !axi_->busy() && model_->quiescent(); }, budget);
-  if (opt_.progress) std::fprintf(stderr, "\n");
+  progress_.finish();
   if (ok) {
     finish(r);
     return r;

@@ -21,6 +21,7 @@
 #include "sim/core/capture.hpp"
 #include "sim/core/config.hpp"
 #include "sim/core/log_writer.hpp"
+#include "sim/core/progress.hpp"
 #include "sim/core/rng.hpp"
 #include "sim/core/run_result.hpp"
 #include "sim/core/scenario.hpp"
@@ -51,7 +52,7 @@ class Testbench {
     std::string log_path;                // --log
     std::string trace_path;              // --trace (FST)
     uint64_t trace_from = 0;             // first traced cycle
-    bool progress = false;               // progress line on stderr
+    Progress::Mode progress = Progress::Mode::Off;  // progress on stderr
   };
 
   explicit Testbench(Options opt);
@@ -124,8 +125,8 @@ class Testbench {
   std::unique_ptr<Recorder> rec_;
   std::unique_ptr<CaptureWriter> capture_;
   bool recording_ = true;  // off while the configuration's register writes are queued
-  double last_progress_ = 0;
   double start_wall_ = 0;
+  Progress progress_{Progress::Mode::Off, "engine"};  // set up by start()
 };
 
 }  // namespace sim
