@@ -48,8 +48,9 @@ VL_DEFS  := $(if $(TRACE),-DVM_TRACE=1 -DVM_TRACE_FST=1) $(if $(COVERAGE),-DVM_C
 CPPFLAGS := -I. -I$(BUILD)/gen $(VL_DEFS) \
             -isystem $(VERILATOR_ROOT)/include -isystem $(VERILATOR_ROOT)/include/vltstd
 LDFLAGS  := $(EXTRA_LDFLAGS)
-# libatomic: Verilator's run time (verilated_threads) asks it for atomics clang does not inline.
-LDLIBS   := -pthread -latomic $(if $(TRACE),$(FST_LIBS))
+# libatomic: Verilator's run time (verilated_threads) asks it for atomics clang does not inline;
+# zlib: the golden models' CRC-32 (ref_model/common/crc32.cpp).
+LDLIBS   := -pthread -latomic -lz $(if $(TRACE),$(FST_LIBS))
 
 # $(call vardep,FILE,TEXT): keep TEXT in FILE, rewriting FILE only when TEXT changed, so that
 # whatever depends on FILE is rebuilt when (and only when) its flags change.

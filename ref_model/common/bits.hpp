@@ -6,6 +6,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 #include "ni_pkg_gen.hpp"  // generated from rtl/common/ni_pkg.sv (scripts/gen_pkg.py)
 
@@ -55,6 +56,26 @@ template <std::size_t N>
 void set_byte(std::array<uint64_t, N>& v, std::size_t i, uint8_t b) {
   const unsigned sh = 8 * (i % 8);
   v[i / 8] = (v[i / 8] & ~(uint64_t{0xFF} << sh)) | (uint64_t{b} << sh);
+}
+
+// Bytes [at, at + n) of a little-endian word vector, from / into a byte array (byte 0 = bits
+// 7:0 of word 0). On a little-endian host that is the vector's own memory, one copy.
+template <std::size_t N>
+void get_bytes(const std::array<uint64_t, N>& v, std::size_t at, uint8_t* out, std::size_t n) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  std::memcpy(out, reinterpret_cast<const uint8_t*>(v.data()) + at, n);
+#else
+  for (std::size_t i = 0; i < n; ++i) out[i] = get_byte(v, at + i);
+#endif
+}
+
+template <std::size_t N>
+void set_bytes(std::array<uint64_t, N>& v, std::size_t at, const uint8_t* in, std::size_t n) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  std::memcpy(reinterpret_cast<uint8_t*>(v.data()) + at, in, n);
+#else
+  for (std::size_t i = 0; i < n; ++i) set_byte(v, at + i, in[i]);
+#endif
 }
 
 // The same, with a field layout of the package (ni_pkg_gen.hpp: one source of truth).

@@ -8,5 +8,7 @@
 namespace ni {
 
 uint32_t crc32(const uint8_t* data, std::size_t len);
+// The CRC of the bytes so far (crc32 of them, or 0 for none) continued over `len` more.
+uint32_t crc32_update(uint32_t crc, const uint8_t* data, std::size_t len);
 
 }  // namespace ni

@@ -32,6 +32,23 @@ MemImage::Line MemImage::line(uint64_t a) const {
   return it != lines_.end() ? it->second : pattern_line(la);
 }
 
+std::array<uint64_t, MemImage::kLine / 8> MemImage::line_words(uint64_t a) const {
+  const uint64_t la = a & kAddrMask & ~uint64_t{kLine - 1};
+  std::array<uint64_t, kLine / 8> w;
+  const auto it = lines_.find(la);
+  if (it != lines_.end()) {
+    for (unsigned q = 0; q < kLine / 8; ++q) {
+      uint64_t v = 0;
+      for (unsigned b = 0; b < 8; ++b) v |= uint64_t{it->second[8 * q + b]} << (8 * b);
+      w[q] = v;
+    }
+  } else {
+    for (unsigned q = 0; q < kLine / 8; ++q)
+      w[q] = splitmix64((uint64_t{node_} << 48) ^ ((la >> 3) + q));
+  }
+  return w;
+}
+
 uint8_t MemImage::byte(uint64_t a) const {
   const auto it = lines_.find(a & kAddrMask & ~uint64_t{kLine - 1});
   return it != lines_.end() ? it->second[a % kLine] : pattern_byte(node_, a & kAddrMask);

@@ -36,6 +36,8 @@ class MemImage {
   uint8_t byte(uint64_t a) const;
   // The 64-byte line holding `a` (a is rounded down).
   Line line(uint64_t a) const;
+  // The same line as eight little-endian 64-bit words (an AXI data beat).
+  std::array<uint64_t, kLine / 8> line_words(uint64_t a) const;
 
   void write(uint64_t a, const uint8_t* data, std::size_t n);
   // Bytes of line `line_addr` (64-aligned) whose bit is set in `strb` (bit i = byte i).

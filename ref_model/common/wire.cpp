@@ -98,11 +98,13 @@ bool head_crc_ok(const Bits512& beat) { return get_field(beat, bf::hcrc) == head
 uint32_t WireHead::compute_hcrc() const { return head_crc(pack()); }
 
 uint32_t payload_crc(const std::vector<Bits512>& beats) {
-  std::vector<uint8_t> msg;
-  msg.reserve(beats.size() * kBeatBytes);
-  for (const auto& b : beats)
-    for (unsigned i = 0; i < kBeatBytes; ++i) msg.push_back(get_byte(b, i));
-  return crc32(msg.data(), msg.size());
+  uint32_t crc = 0;
+  for (const auto& b : beats) {
+    uint8_t bytes[kBeatBytes];
+    get_bytes(b, 0, bytes, kBeatBytes);
+    crc = crc32_update(crc, bytes, kBeatBytes);
+  }
+  return crc;
 }
 
 unsigned payload_beats(uint64_t a, unsigned len) {
@@ -110,14 +112,19 @@ unsigned payload_beats(uint64_t a, unsigned len) {
   return static_cast<unsigned>((line_of(a + len - 1) - line_of(a)) / kBeatBytes + 1);
 }
 
-uint64_t beat_strobe(uint64_t a, unsigned len, unsigned j) {
+// Lanes [lo, hi) of beat j that fall in [a, a + len); lo == hi when none.
+static void beat_lanes(uint64_t a, unsigned len, unsigned j, unsigned& lo, unsigned& hi) {
   const uint64_t line = line_of(a) + uint64_t{kBeatBytes} * j;
-  uint64_t m = 0;
-  for (unsigned i = 0; i < kBeatBytes; ++i) {
-    const uint64_t x = line + i;
-    if (x >= a && x < a + len) m |= uint64_t{1} << i;
-  }
-  return m;
+  const uint64_t from = std::max(a, line);
+  const uint64_t to = std::min(a + len, line + kBeatBytes);
+  lo = from < to ? unsigned(from - line) : 0;
+  hi = from < to ? unsigned(to - line) : 0;
+}
+
+uint64_t beat_strobe(uint64_t a, unsigned len, unsigned j) {
+  unsigned lo, hi;
+  beat_lanes(a, len, j, lo, hi);
+  return mask_bits(hi - lo) << lo;
 }
 
 std::vector<Bits512> WirePacket::payload() const {
@@ -134,11 +141,14 @@ std::vector<uint8_t> WirePacket::bytes() const {
     return out;
   }
   const uint64_t a = h.dst48();
-  const auto p = payload();
-  out.reserve(h.len);
-  for (uint64_t x = a; x < a + h.len; ++x) {
-    const uint64_t j = (line_of(x) - line_of(a)) / kBeatBytes;
-    out.push_back(j < p.size() ? get_byte(p[j], x % kBeatBytes) : 0);
+  out.assign(h.len, 0);  // bytes past the payload beats read as 0
+  const std::size_t have = beats.size() < 2 ? 0 : beats.size() - 2;
+  for (unsigned j = 0; j < have; ++j) {
+    unsigned lo, hi;
+    beat_lanes(a, h.len, j, lo, hi);
+    if (hi == lo) break;  // past the packet's bytes
+    const uint64_t line = line_of(a) + uint64_t{kBeatBytes} * j;
+    get_bytes(beats[1 + j], lo, out.data() + (line + lo - a), hi - lo);
   }
   return out;
 }
@@ -164,13 +174,13 @@ WirePacket make_data_packet(WireHead h, const uint8_t* bytes) {
   h.seal();
   p.beats.push_back(h.pack());
   std::vector<Bits512> pay;
+  pay.reserve(n);
   for (unsigned j = 0; j < n; ++j) {
     Bits512 beat{};
+    unsigned lo, hi;
+    beat_lanes(a, h.len, j, lo, hi);
     const uint64_t line = line_of(a) + uint64_t{kBeatBytes} * j;
-    for (unsigned i = 0; i < kBeatBytes; ++i) {
-      const uint64_t x = line + i;
-      if (x >= a && x < a + h.len) set_byte(beat, i, bytes[x - a]);
-    }
+    set_bytes(beat, lo, bytes + (line + lo - a), hi - lo);
     pay.push_back(beat);
   }
   Bits512 tail{};

@@ -263,11 +263,17 @@ std::string RecvModel::match(const Expected& e, const RxBurst& b) {
     if (b.strb[j] != e.strb[j])
       return "write at " + hex(e.addr) + " beat " + std::to_string(j) + " strobe: expected " +
              hex(e.strb[j]) + ", actual " + hex(b.strb[j]);
-    for (unsigned i = 0; i < kBeatBytes; ++i) {
-      if (((e.strb[j] >> i) & 1) && get_byte(b.data[j], i) != get_byte(e.data[j], i))
-        return "write at " + hex(e.addr) + " beat " + std::to_string(j) + " lane " +
-               std::to_string(i) + ": expected " + hex(get_byte(e.data[j], i)) + ", actual " +
-               hex(get_byte(b.data[j], i));
+    // the strobed lanes, a word (8 lanes) at a time; the first differing lane is named
+    for (unsigned w = 0; w < kBeatBytes / 8; ++w) {
+      uint64_t lanes = 0;
+      for (unsigned k = 0; k < 8; ++k)
+        if ((e.strb[j] >> (8 * w + k)) & 1) lanes |= uint64_t{0xFF} << (8 * k);
+      const uint64_t diff = (b.data[j][w] ^ e.data[j][w]) & lanes;
+      if (diff == 0) continue;
+      const unsigned i = 8 * w + unsigned(__builtin_ctzll(diff)) / 8;
+      return "write at " + hex(e.addr) + " beat " + std::to_string(j) + " lane " +
+             std::to_string(i) + ": expected " + hex(get_byte(e.data[j], i)) + ", actual " +
+             hex(get_byte(b.data[j], i));
     }
   }
   return {};

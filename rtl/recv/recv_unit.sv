@@ -107,7 +107,12 @@ module recv_unit
   wire_head_t rh;
   logic       rh_ok, rh_mine, rh_resp, rh_fwd, rsp_rx_hs;
   assign rh        = wire_head_t'(rsp_rx_data_i);
-  assign rh_ok     = rh.hcrc == wire_hcrc(rsp_rx_data_i[383:0], rsp_rx_data_i[511:416]);
+  // The hcrc check only while a beat is offered (what an idle port holds is not checked; in
+  // simulation the XOR trees are then not evaluated at all).
+  always_comb begin
+    rh_ok = 1'b0;
+    if (rsp_rx_valid_i) rh_ok = rh.hcrc == wire_hcrc(rsp_rx_data_i[383:0], rsp_rx_data_i[511:416]);
+  end
   assign rh_mine   = rh.hdr.dst_addr[63:48] == node_id_i;
   assign rh_resp   = (rh.hdr.kind == WkAck) || (rh.hdr.kind == WkNack);
   assign rh_fwd    = rh_ok && rh_mine && rh_resp;
@@ -143,11 +148,21 @@ module recv_unit
   } ing_e;
 
   ing_e         ist_q, ist_d;
-  wire_head_t   qh, ih_q, ih_d;
-  logic         qh_ok, qh_mine;
+  // What the ingress keeps of a data packet's head beat until its tail.
+  typedef struct packed {
+    node_t        src;
+    logic [255:0] payload;
+    wire_hdr_t    hdr;
+  } ihead_t;
+
+  wire_head_t   qh;
+  ihead_t       ih_q;
+  logic         ih_load;            // a data head is taken: keep it (ih_q)
+  logic         qh_mine;
   logic [4:0]   i_p_q, i_p_d;       // payload beats the packet has (1..16)
   logic [5:0]   i_n_q, i_n_d;       // payload beats received
-  logic [31:0]  i_crc_q, i_crc_d;
+  logic [31:0]  i_crc_q;
+  logic         i_crc_seed, i_crc_step;  // start the pcrc / add the payload beat taken
   logic         req_rx_hs;
   logic         line_push, line_full, line_valid, line_pop;
   logic [511:0] line_head;
@@ -157,8 +172,9 @@ module recv_unit
   logic [$clog2(DescDepth + 1)-1:0] unused_desc_cnt;
 
   assign qh      = wire_head_t'(req_rx_data_i);
-  assign qh_ok   = qh.hcrc == wire_hcrc(req_rx_data_i[383:0], req_rx_data_i[511:416]);
   assign qh_mine = qh.hdr.dst_addr[63:48] == node_id_i;
+  logic unused_qh;  // the sender's transfer id is informative (ICD 11); nothing keeps it
+  assign unused_qh = ^{qh.rsvd, qh.xfer_id};
 
   // The two functions read a few bits of their arguments (address bits, header fields).
   /* verilator lint_off UNUSEDSIGNAL */
@@ -192,11 +208,13 @@ module recv_unit
   assign req_rx_hs = req_rx_valid_i && req_rx_ready_o;
 
   always_comb begin
+    logic qh_ok;  // the head beat's hcrc holds (computed where it is used: a head taken)
     ist_d     = ist_q;
-    ih_d      = ih_q;
+    ih_load   = 1'b0;
     i_p_d     = i_p_q;
     i_n_d     = i_n_q;
-    i_crc_d   = i_crc_q;
+    i_crc_seed = 1'b0;
+    i_crc_step = 1'b0;
     line_push = 1'b0;
     desc_push = 1'b0;
     desc_in   = '0;
@@ -206,6 +224,7 @@ module recv_unit
     if (req_rx_hs) begin
       unique case (ist_q)
         IHead: begin
+          qh_ok = qh.hcrc == wire_hcrc(req_rx_data_i[383:0], req_rx_data_i[511:416]);
           stat_rx_req_o = 1'b1;
           desc_in.hdr     = qh.hdr;
           desc_in.src     = qh.src_node;
@@ -223,11 +242,11 @@ module recv_unit
               desc_in.good = 1'b0;
             end else begin
               ist_d   = IBody;
-              ih_d    = qh;
+              ih_load = 1'b1;
               i_p_d   = data_head_sane(qh.hdr) ? data_lines(qh.hdr.dst_addr[47:0], qh.hdr.len)
                                                : 5'd16;
               i_n_d   = '0;
-              i_crc_d = CrcBeatSeed;
+              i_crc_seed = 1'b1;
             end
           end else begin                            // inline or control: the head is all
             desc_push    = 1'b1;
@@ -239,11 +258,11 @@ module recv_unit
           if (!i_tail) begin
             line_push = 1'b1;
             i_n_d     = i_n_q + 6'd1;
-            i_crc_d   = crc32_beat(i_crc_q, req_rx_data_i);
+            i_crc_step = 1'b1;
           end else begin
             desc_push       = 1'b1;
             desc_in.hdr     = ih_q.hdr;
-            desc_in.src     = ih_q.src_node;
+            desc_in.src     = ih_q.src;
             desc_in.payload = ih_q.payload;
             desc_in.nlines  = i_n_q;
             desc_in.good    = req_rx_last_i && (i_n_q == {1'b0, i_p_q}) &&
@@ -267,10 +286,12 @@ module recv_unit
       i_crc_q <= '0;
     end else begin
       ist_q   <= ist_d;
-      ih_q    <= ih_d;
       i_p_q   <= i_p_d;
       i_n_q   <= i_n_d;
-      i_crc_q <= i_crc_d;
+      // The wide state only where it changes (its next value is computed only then).
+      if (ih_load) ih_q <= '{src: qh.src_node, payload: qh.payload, hdr: qh.hdr};
+      if (i_crc_seed) i_crc_q <= CrcBeatSeed;
+      else if (i_crc_step) i_crc_q <= crc32_beat(i_crc_q, req_rx_data_i);
     end
   end
 

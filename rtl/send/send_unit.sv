@@ -292,7 +292,7 @@ module send_unit
   logic         hp_valid, hp_pop, hp_full, hp_empty;
   logic [511:0] hp_data;
   logic [1:0]   unused_hp_count;
-  wire_head_t   hp_beat;
+  wire_head_t   hp_head;  // the head-only packet's head beat, hcrc not yet filled in
   logic         unused_eh;
 
   sync_fifo #(
@@ -335,7 +335,7 @@ module send_unit
     w.payload        = hp_data[383:128];
     w.src_node       = node_id_i;
     w.xfer_id        = eh.xfer_id;
-    hp_beat          = wire_seal(w);
+    hp_head          = w;
     unused_eh        = ^eh.rsvd;
   end
 
@@ -361,7 +361,8 @@ module send_unit
   logic              o_primed_q, o_primed_d; // cur_q holds the window's first line
   logic [511:0]      cur_q, cur_d;
   logic [511:0]      last_line_q;            // the source line popped last
-  logic [31:0]       crc_q, crc_d;
+  logic [31:0]       crc_q;
+  logic              crc_seed, crc_step;  // start the pcrc / add the payload beat sent
   // a beat presented and not taken keeps its source (valid/data held until ready)
   logic              held_q, held_hp_q;
 
@@ -370,7 +371,7 @@ module send_unit
   logic              unused_plast;
   logic [4:0]        o_pbeats;       // its payload beats
   logic              o_last_pkt;
-  wire_head_t        d_head;
+  wire_head_t        d_head;         // the data packet's head beat, hcrc not yet filled in
   logic [511:0]      pay_beat;
   logic              need_next, pay_ok, load_next, blk_next_avail;
   logic              sel_hp;         // OBetween presents the head-only packet
@@ -402,7 +403,7 @@ module send_unit
     w.hdr.dst_addr = {o_blk_q.dst_node, o_addr_q};
     w.src_node     = node_id_i;
     w.xfer_id      = o_blk_q.xfer;
-    d_head         = wire_seal(w);
+    d_head         = w;
   end
 
   // The payload beat: the window {next, cur} shifted right by `shift` bytes, lanes outside
@@ -430,14 +431,13 @@ module send_unit
     req_tx_data_o  = '0;
     req_tx_last_o  = 1'b0;
     unique case (ost_q)
+      // A head beat: the head-only packet's, else the data packet's. One hcrc for both, of
+      // the one presented.
       OBetween: begin
-        if (sel_hp) begin
+        if (sel_hp || o_active_q) begin
           req_tx_valid_o = 1'b1;
-          req_tx_data_o  = hp_beat;
-          req_tx_last_o  = 1'b1;
-        end else if (o_active_q) begin
-          req_tx_valid_o = 1'b1;
-          req_tx_data_o  = d_head;
+          req_tx_data_o  = wire_seal(sel_hp ? hp_head : d_head);
+          req_tx_last_o  = sel_hp;
         end
       end
       OPayload: begin
@@ -469,7 +469,8 @@ module send_unit
     o_lines_d  = o_lines_q;
     o_primed_d = o_primed_q;
     cur_d      = cur_q;
-    crc_d      = crc_q;
+    crc_seed   = 1'b0;
+    crc_step   = 1'b0;
     line_pop   = 1'b0;
     load_next  = 1'b0;
     out_blk_done = 1'b0;
@@ -488,7 +489,7 @@ module send_unit
           ost_d     = OPayload;
           o_beats_d = o_pbeats;
           o_first_d = 1'b1;
-          crc_d     = CrcBeatSeed;
+          crc_seed  = 1'b1;
         end
       end
       OPayload: begin
@@ -498,7 +499,7 @@ module send_unit
             o_lines_d = o_lines_q - 11'd1;
           end
           cur_d     = need_next ? lb_head : 512'd0;
-          crc_d     = crc32_beat(crc_q, pay_beat);
+          crc_step  = 1'b1;
           o_beats_d = o_beats_q - 5'd1;
           o_first_d = 1'b0;
           if (o_beats_q == 5'd1) ost_d = OTail;
@@ -566,7 +567,9 @@ module send_unit
       o_primed_q <= o_primed_d;
       cur_q      <= cur_d;
       if (line_pop) last_line_q <= lb_head;
-      crc_q      <= crc_d;
+      // the pcrc's next value is computed only when it changes
+      if (crc_seed) crc_q <= CrcBeatSeed;
+      else if (crc_step) crc_q <= crc32_beat(crc_q, pay_beat);
       held_q     <= req_tx_valid_o && !req_tx_ready_i && (ost_q == OBetween);
       held_hp_q  <= sel_hp;
     end
@@ -591,11 +594,19 @@ module send_unit
   `ASSERT(NpktsAtBlockEnd, out_blk_done |-> (o_pkt_q + 1'b1) == o_blk_q.npkts)
 
 `ifndef SYNTHESIS
-  // The engine's packets arrive with a correct footer CRC.
+  // The engine's packets arrive with a correct footer CRC (checked once per packet, as it
+  // is taken).
   logic [5:0] in_len;
+  logic       in_crc_ok;
   assign in_len = pkt_data_i[33:28];  // pkt_hdr_t.len
-  `ASSERT(EnginePktCrc, pkt_valid_i |->
-      pkt_data_i[415:384] == crc32_finish(crc32_partial(pkt_body_t'(pkt_data_i[383:0])), in_len))
+  always_comb begin
+    in_crc_ok = 1'b1;
+    if (pkt_valid_i && pkt_ready_o) begin
+      in_crc_ok = pkt_data_i[415:384] ==
+                  crc32_finish(crc32_partial(pkt_body_t'(pkt_data_i[383:0])), in_len);
+    end
+  end
+  `ASSERT(EnginePktCrc, in_crc_ok)
 
   // Packets never interleave: a packet's beats leave back to back from its head beat to the
   // beat with last; a data packet has npayload + 2 beats.

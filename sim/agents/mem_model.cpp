@@ -5,7 +5,6 @@
 #include <cinttypes>
 #include <cstdio>
 
-#include "ref_model/common/crc32.hpp"
 
 namespace sim {
 
@@ -50,27 +49,27 @@ bool MemModel::busy() const { return !rd_.empty() || !wr_data_.empty() || !wr_re
 // ICD 10: INCR bursts of 64-byte beats, at most 16 beats, never across a 4 KiB boundary.
 bool MemModel::check_burst(uint64_t cycle, const char* ch, uint64_t addr, unsigned len,
                            unsigned size, unsigned burst) {
-  const std::string what = std::string(ch) + " " + hex(addr) + " len " + std::to_string(len);
+  auto what = [&] { return std::string(ch) + " " + hex(addr) + " len " + std::to_string(len); };
   if (burst != 1) {
-    fail(cycle, what + ": burst type " + std::to_string(burst) + " (must be INCR)");
+    fail(cycle, what() + ": burst type " + std::to_string(burst) + " (must be INCR)");
     return false;
   }
   if (size != 6) {
-    fail(cycle, what + ": AxSIZE " + std::to_string(size) + " (must be 6, 64-byte beats)");
+    fail(cycle, what() + ": AxSIZE " + std::to_string(size) + " (must be 6, 64-byte beats)");
     return false;
   }
   if (len > 15) {
-    fail(cycle, what + ": " + std::to_string(len + 1) + " beats (at most 16)");
+    fail(cycle, what() + ": " + std::to_string(len + 1) + " beats (at most 16)");
     return false;
   }
   const uint64_t first = addr & ~uint64_t{kBeatBytes - 1};
   const uint64_t last = first + uint64_t{len} * kBeatBytes;
   if ((first >> 12) != (last >> 12)) {
-    fail(cycle, what + ": crosses a 4 KiB boundary");
+    fail(cycle, what() + ": crosses a 4 KiB boundary");
     return false;
   }
   if (addr > kAddrMask) {
-    fail(cycle, what + ": address above 48 bits");
+    fail(cycle, what() + ": address above 48 bits");
     return false;
   }
   return true;
@@ -78,7 +77,8 @@ bool MemModel::check_burst(uint64_t cycle, const char* ch, uint64_t addr, unsign
 
 int MemModel::pick(const std::deque<Burst>& q, uint64_t cycle) {
   // Candidates: ready bursts that are the oldest of their ID.
-  std::vector<int> cand;
+  std::vector<int>& cand = cand_;
+  cand.clear();
   for (std::size_t i = 0; i < q.size(); ++i) {
     if (q[i].ready > cycle) {
       if (!opt_.ooo) break;  // in order: only the oldest may go
@@ -107,11 +107,8 @@ void MemModel::drive(uint64_t cycle) {
   if (r_cur_ < 0) r_cur_ = pick(rd_, cycle);
   if (r_cur_ >= 0) {
     const Burst& r = rd_[std::size_t(r_cur_)];
-    std::array<uint64_t, 8> words{};
-    uint8_t bytes[kBeatBytes];
     const uint64_t a = (r.addr & ~uint64_t{kBeatBytes - 1}) + uint64_t{r.done} * kBeatBytes;
-    mem_.read(a, bytes, kBeatBytes);
-    for (unsigned i = 0; i < kBeatBytes; ++i) words[i / 8] |= uint64_t{bytes[i]} << (8 * (i % 8));
+    const std::array<uint64_t, 8> words = mem_.line_words(a);
     *p_.rvalid = 1;
     *p_.rid = r.id;
     *p_.rresp = 0;
@@ -170,8 +167,11 @@ void MemModel::sample(uint64_t cycle) {
       Burst& w = wr_data_.front();
       const auto words = p_.wdata.get<8>();
       const uint64_t strb = *p_.wstrb;
-      for (unsigned i = 0; i < kBeatBytes; ++i)
-        w.data.push_back(uint8_t(words[i / 8] >> (8 * (i % 8))));
+      const std::size_t at = w.data.size();
+      w.data.resize(at + kBeatBytes);
+      for (unsigned q = 0; q < 8; ++q) {
+        for (unsigned b = 0; b < 8; ++b) w.data[at + 8 * q + b] = uint8_t(words[q] >> (8 * b));
+      }
       w.strb.push_back(strb);
       ++w.done;
       const bool last = w.done == w.beats;
@@ -195,7 +195,7 @@ void MemModel::sample(uint64_t cycle) {
   }
   // B
   if (b_cur_ >= 0 && *p_.bready) {
-    const Burst w = wr_resp_[std::size_t(b_cur_)];
+    const Burst w = std::move(wr_resp_[std::size_t(b_cur_)]);
     wr_resp_.erase(wr_resp_.begin() + b_cur_);
     b_cur_ = -1;
     complete_write(cycle, w);
@@ -209,25 +209,27 @@ void MemModel::complete_write(uint64_t cycle, const Burst& w) {
   e.awaddr = w.addr;
   e.addr = 0;
   e.bytes = 0;
-  std::vector<uint8_t> all;
   const uint64_t base = w.addr & ~uint64_t{kBeatBytes - 1};
   for (unsigned b = 0; b < w.beats; ++b) {
     const uint64_t line = base + uint64_t{b} * kBeatBytes;
-    mem_.write_line(line, &w.data[std::size_t(b) * kBeatBytes], w.strb[b]);
-    for (unsigned i = 0; i < kBeatBytes; ++i) {
-      if (!((w.strb[b] >> i) & 1)) continue;
+    const uint8_t* data = &w.data[std::size_t(b) * kBeatBytes];
+    uint64_t strb = w.strb[b];
+    mem_.write_line(line, data, strb);
+    // each run of set strobe bits: bytes [i, i + n) of the beat
+    while (strb != 0) {
+      const unsigned i = unsigned(__builtin_ctzll(strb));
+      const uint64_t from_i = strb >> i;
+      const unsigned n = ~from_i == 0 ? 64 - i : unsigned(__builtin_ctzll(~from_i));
+      strb = n + i >= 64 ? 0 : strb & ~(((uint64_t{1} << n) - 1) << i);
       const uint64_t a = line + i;
-      const uint8_t v = w.data[std::size_t(b) * kBeatBytes + i];
       if (e.bytes == 0) e.addr = a;
       if (e.runs.empty() || e.runs.back().addr + e.runs.back().data.size() != a) {
         e.runs.push_back(MemWrEvent::Run{a, {}});
       }
-      e.runs.back().data.push_back(v);
-      all.push_back(v);
-      ++e.bytes;
+      e.runs.back().data.insert(e.runs.back().data.end(), data + i, data + i + n);
+      e.bytes += n;
     }
   }
-  e.crc32 = ni::crc32(all.data(), all.size());
   bus_.emit([&](Listener& l) { l.on_memwr(e); });
 }
 

@@ -66,6 +66,7 @@ class MemModel : public Component, public Checker {
     std::vector<uint64_t> strb;
   };
   void fail(uint64_t cycle, const std::string& what);
+  std::vector<int> cand_;  // pick()'s candidates (kept: no allocation per call)
   bool check_burst(uint64_t cycle, const char* ch, uint64_t addr, unsigned len, unsigned size,
                    unsigned burst);
   // The oldest-per-ID ready burst to answer (random among them with ooo).

@@ -73,8 +73,7 @@ struct MemWrEvent {
   uint64_t awaddr;  // the burst's address
   uint64_t addr;    // the lowest strobed byte
   uint64_t bytes;   // strobed bytes
-  uint32_t crc32;   // CRC-32 of the strobed bytes in address order
-  std::vector<Run> runs;
+  std::vector<Run> runs;  // the strobed bytes, in address order, as contiguous runs
 };
 // qos_engine's trace port (qos_trace_t) and port handshake bits, sampled every cycle.
 struct TapEvent {

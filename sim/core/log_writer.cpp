@@ -4,6 +4,7 @@
 #include <cinttypes>
 #include <stdexcept>
 
+#include "ref_model/common/crc32.hpp"
 #include "ref_model/common/packet.hpp"
 
 namespace sim {
@@ -106,10 +107,13 @@ void LogWriter::on_status(const StatusEvent& e) {
 }
 
 void LogWriter::on_memwr(const MemWrEvent& e) {
+  // ICD 15: crc32 over the strobed bytes in address order.
+  uint32_t crc = 0;
+  for (const MemWrEvent::Run& r : e.runs) crc = ni::crc32_update(crc, r.data.data(), r.data.size());
   head(e.cycle, "memwr");
   std::fprintf(f_,
                "\"addr\":\"0x%" PRIx64 "\",\"bytes\":%" PRIu64 ",\"crc32\":\"0x%08" PRIx32 "\"}\n",
-               e.addr, e.bytes, e.crc32);
+               e.addr, e.bytes, crc);
 }
 
 void LogWriter::tx(uint64_t cycle, const char* net, const ni::WirePacket& p) {
