@@ -5,19 +5,20 @@
 
 ## regress: the main job: the full NI, 100,000 random transfers between 2 ni_nodes on a
 ##          reordering, fault-free network with memory latency and back-pressure, checked
-##          end to end and by every node's golden models (SEED=1, TRANSFERS=100000,
-##          NI_CONFIG=sim/configs/regress_ni.json; LOG=1 for a log)
+##          end to end and by every node's golden models, split into SHARDS runs side by side
+##          (default one per core; shard i: seed SEED+i, an equal share of the transfers),
+##          one merged report (scripts/regress.py; SEED=1, TRANSFERS=100000,
+##          NI_CONFIG=sim/configs/regress_ni.json; LOG=1 for each shard's log)
 ## regress-qos: the QoS engine alone, 100,000 transfers (REGRESS_CONFIG=sim/configs/regress.json)
 SEED           ?= 1
 TRANSFERS      ?= 100000
 REGRESS_CONFIG ?= sim/configs/regress.json
 NI_CONFIG      ?= sim/configs/regress_ni.json
 N              ?= 8
+SHARDS         ?= 0
 regress: $(SIM_BIN) | deps
-	@mkdir -p $(BUILD)/regress
-	$(SIM_BIN) --seed $(SEED) --transfers $(TRANSFERS) --config $(NI_CONFIG) \
-	  --report $(BUILD)/regress/report.json $(if $(LOG),--log $(BUILD)/regress/log.jsonl)
-	@echo "report: $(BUILD)/regress/report.json"
+	$(Q)$(PYTHON) scripts/regress.py --sim $(SIM_BIN) --config $(NI_CONFIG) --seed $(SEED) \
+	  --transfers $(TRANSFERS) --shards $(SHARDS) --out $(BUILD)/regress $(if $(LOG),--log)
 
 ## regress-faults: the full NI under faults, 100,000 transfers between 2 nodes with 0.3 % drop,
 ##          0.2 % corruption, 0.5 % duplication per packet on both networks
@@ -49,9 +50,10 @@ mutants: | deps
 	$(Q)$(PYTHON) scripts/mutants.py $(if $(K),-k $(K))
 
 ## bench: benchmarks -> bench/results.json, bench/latency.png, bench/throughput.png: cycle
-##        figures, the thesis's figures 4.4-4.6, simulator speed (scripts/bench.py; BENCH_ARGS)
+##        figures, the thesis's figures 4.4-4.6, simulator speed, the full NI's speed side by
+##        side with commit BASE's simulator (default HEAD~1) (scripts/bench.py; BENCH_ARGS)
 bench: $(BENCH_BIN) $(UNIT_BENCH_BIN) $(SIM_BIN) $(THREADS2_BIN) | deps
-	$(Q)$(PYTHON) scripts/bench.py $(BENCH_ARGS)
+	$(Q)$(PYTHON) scripts/bench.py $(if $(BASE),--base $(BASE)) $(BENCH_ARGS)
 
 ## wave: open the last failure's waveform in GTKWave with its save file (FST=build/fail.fst;
 ##       a failure's reproduce command writes build/fail.fst with --trace-window; an N-node

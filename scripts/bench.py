@@ -19,7 +19,10 @@ bench/throughput.png (the published numbers, committed; README "Performance" sho
      cycle on req_rx at write latency 1/64/128/random; req_rx with rsp_tx held off).
   5. Full-NI simulator speed: build/ni_sim --nodes 1/2/4 on sim/configs/regress_ni.json
      (--node-transfers transfers, best of --repeat runs unless a run is slow) and, with
-     valgrind, the instructions in the verilated ni_nodes vs the harness (--nodes 2).
+     valgrind, the instructions in the verilated ni_nodes vs the harness (--nodes 2); and the
+     same runs side by side with the build/ni_sim of commit --base (default HEAD~1, built in
+     a temporary worktree): cycles/s and node-cycles/s of each, and the median ratio of the
+     rounds (--base-transfers per run), with one thread and with the default thread count.
 
 Every run is checked by the golden model; the bench fails (exit 1) when a run fails its
 checks. It never fails on wall time: the speed figures are reported, with the machine's load.
@@ -28,8 +31,9 @@ Options: --repeat N (timed regression runs, best taken; default 3), --transfers 
 --callgrind-transfers N (the instruction-count run, default 2000; needs valgrind), --quick
 (small curve budget, one timed run: for trying the script, not for publishing), --out DIR
 (default bench/), --replot (only redraw the plots from DIR/results.json), --node-transfers N
-(the full-NI speed runs, default 300), --node-callgrind-transfers N (default 10), --units-only
-(only 4 and 5, merged into the existing DIR/results.json, its other keys kept).
+(the full-NI speed runs, default 300), --node-callgrind-transfers N (default 10), --base REV
+and --base-transfers N (the comparison of 5; --base '' skips it), --units-only (only 4 and 5,
+merged into the existing DIR/results.json, its other keys kept).
 """
 
 from __future__ import annotations
@@ -155,6 +159,71 @@ def node_speed(transfers: int, repeat: int) -> dict:
     return {"config": REGRESS_NI_CONFIG, "seed": 1, "transfers": transfers, "runs": runs}
 
 
+def median(xs: list[float]) -> float:
+    s = sorted(xs)
+    return s[len(s) // 2] if len(s) % 2 else (s[len(s) // 2 - 1] + s[len(s) // 2]) / 2
+
+
+def build_base(rev: str, where: Path) -> Path:
+    """build/ni_sim of commit `rev`, built in a temporary worktree at `where` with that
+    commit's own Makefile and toolchain (the project's venv linked in, its dependency step
+    skipped so the venv is not touched)."""
+    sha = subprocess.run(["git", "rev-parse", "--verify", rev + "^{commit}"], cwd=ROOT,
+                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if sha.returncode != 0:
+        raise BenchFailure(f"--base {rev}: not a commit of this repository")
+    run(["git", "worktree", "add", "--detach", "--force", str(where), sha.stdout.strip()],
+        f"worktree of {rev}")
+    (where / ".venv").symlink_to(ROOT / ".venv")
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES", "VERILATOR_ROOT")}
+    t = time.monotonic()
+    p = subprocess.run(["make", "-s", "-o", "deps", "-j2", "build/ni_sim"], cwd=where, env=env,
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if p.returncode != 0:
+        raise BenchFailure(f"building build/ni_sim of {rev} failed:\n{p.stdout[-3000:]}")
+    log(f"build/ni_sim of {rev} ({sha.stdout.strip()[:10]}): {time.monotonic() - t:.0f} s")
+    return where / "build" / "ni_sim"
+
+
+def speed_vs_base(base_rev: str, transfers: int, repeat: int) -> dict:
+    """The full NI's simulation speed, this checkout's ni_sim against `base_rev`'s, on the
+    same runs in turn (base, new with one thread, new with its default threads; `repeat`
+    rounds): cycles/s and node-cycles/s per node count, and the median of the per-round
+    ratios new/base (the machine is shared: only a ratio measured side by side means
+    anything)."""
+    with tempfile.TemporaryDirectory(prefix="bench-base-") as d:
+        where = Path(d) / "wt"
+        try:
+            base = build_base(base_rev, where)
+            rows = []
+            for n in (1, 2, 4):
+                rate = {"base": [], "threads1": [], "default": []}  # cycles/s per round
+                cycles = {}
+                for i in range(repeat):
+                    for key, binary, extra in (("base", base, ()),
+                                               ("threads1", NI_SIM, ("--threads", "1")),
+                                               ("default", NI_SIM, ())):
+                        r = regress(binary, transfers, 1, f"--nodes {n}, {key} ({i + 1}/{repeat})",
+                                    config=REGRESS_NI_CONFIG, extra=("--nodes", str(n)) + extra)
+                        cycles[key] = r["cycles"]
+                        rate[key].append(r["cycles"] / r["wall_seconds"])
+                row = {"nodes": n, "transfers": transfers}
+                for key, xs in rate.items():
+                    row[key] = {"cycles": cycles[key], "cycles_per_second": median(xs),
+                                "node_cycles_per_second": median(xs) * n,
+                                "rounds_cycles_per_second": xs}
+                for key in ("threads1", "default"):
+                    row[f"speedup_{key}"] = median([a / b for a, b in zip(rate[key], rate["base"])])
+                rows.append(row)
+        finally:
+            subprocess.run(["git", "worktree", "remove", "--force", str(where)], cwd=ROOT,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            subprocess.run(["git", "worktree", "prune"], cwd=ROOT)
+    return {"base": base_rev, "config": REGRESS_NI_CONFIG, "seed": 1, "rounds": repeat,
+            "runs": rows}
+
+
 def node_instruction_share(transfers: int) -> dict | None:
     """Where a full-NI run's instructions go (callgrind, --nodes 2): the verilated ni_nodes
     (Vni_node::eval_step, inclusive) against the harness, with the harness's largest
@@ -192,6 +261,8 @@ def units_and_nodes(a, repeat: int) -> dict:
     res["recv_unit_rate"] = run_json([str(NI_UNIT_BENCH), "recv"], "receive-unit throughput")
     res["node_sim_speed"] = node_speed(a.node_transfers, repeat)
     res["node_sim_speed"]["instruction_share"] = node_instruction_share(a.node_callgrind_transfers)
+    if a.base:
+        res["node_sim_speed_vs_base"] = speed_vs_base(a.base, a.base_transfers, max(3, repeat))
     return res
 
 
@@ -204,6 +275,15 @@ def log_units(res: dict) -> None:
     log(f"receive unit: goal 1 beat/cycle {'met' if r['met'] else 'NOT met'}; " +
         ", ".join(f"latency {x['write_latency']}: {x['beats_per_cycle']:.3f}" for x in r["runs"]))
     log("full NI: " + ", ".join(f"--nodes {x['nodes']}: {x['khz']:.1f} kHz" for x in res["node_sim_speed"]["runs"]))
+    vs = res.get("node_sim_speed_vs_base")
+    if vs:
+        for x in vs["runs"]:
+            log(f"full NI --nodes {x['nodes']} against {vs['base']}: "
+                f"{x['base']['cycles_per_second'] / 1000:.1f} -> "
+                f"{x['threads1']['cycles_per_second'] / 1000:.1f} kHz with one thread "
+                f"(x{x['speedup_threads1']:.2f}), {x['default']['cycles_per_second'] / 1000:.1f} kHz "
+                f"with its default threads (x{x['speedup_default']:.2f}); "
+                f"{x['threads1']['node_cycles_per_second'] / 1000:.1f}K node-cycles/s")
 
 
 def plot(res: dict, out: Path) -> None:
@@ -300,6 +380,11 @@ def main() -> int:
     ap.add_argument("--callgrind-transfers", type=int, default=2000)
     ap.add_argument("--node-transfers", type=int, default=300)
     ap.add_argument("--node-callgrind-transfers", type=int, default=10)
+    ap.add_argument("--base", default="HEAD~1",
+                    help="the commit whose build/ni_sim the full-NI speed is compared with, side "
+                    "by side (built in a temporary worktree; '' for none)")
+    ap.add_argument("--base-transfers", type=int, default=60,
+                    help="transfers of each run of the comparison with --base")
     ap.add_argument("--units-only", action="store_true",
                     help="only the unit throughput and full-NI speed benchmarks, merged into DIR/results.json")
     ap.add_argument("--quick", action="store_true")
