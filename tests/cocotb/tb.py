@@ -1,0 +1,540 @@
+# SPDX-License-Identifier: Apache-2.0
+"""cocotb testbench of `ni_node` (docs/cocotb.md): bus models, memory, network, checkers.
+
+  NiEnv          one node: clock and reset, the CPU port (cocotbext-axi AxiMaster), memory
+                 (AxiRam over PatternMemory), the request and response networks (Link,
+                 loopback: the node sends to itself), the wire checker, and CPU helpers
+                 (descriptors, status polling, counters, control registers).
+  PatternMemory  sparse 2^48-byte memory holding the ICD 15 pattern until written.
+  Link           one network: takes packets from a tx port and delivers them to an rx port
+                 after a random latency, with optional back-pressure and fault injection.
+  WireChecker    every packet on req_tx and rsp_tx against the ICD 11/12 reference
+                 (ni_ref.py), and per transfer what was sent and acknowledged.
+
+Signal access: only the toplevel ports of ni_node, each looked up by its exact name (see
+axi_bus); nothing iterates over the DUT's handles (docs/cocotb.md, "Verilator and handles").
+"""
+
+from __future__ import annotations
+
+import bisect
+import dataclasses
+import logging
+import random
+from collections import deque
+from typing import Callable, Iterator, Optional
+
+import cocotb
+from cocotb.clock import Clock
+from cocotb.triggers import ClockCycles, RisingEdge
+from cocotbext.axi import (AxiAWBus, AxiARBus, AxiBBus, AxiBus, AxiMaster, AxiRam, AxiRBus,
+                           AxiReadBus, AxiResp, AxiWBus, AxiWriteBus)
+from cocotbext.axi.sparse_memory import SparseMemory
+
+import ni_ref as ref
+
+CLK_PERIOD_NS = 4
+log = logging.getLogger("cocotb.tb")
+
+# ---- AXI buses: explicit port names -------------------------------------------------------
+
+# Signals of each AXI4 channel that ni_node has (no lock/cache/prot/qos/region/user).
+AXI_CHANNELS = {
+    AxiAWBus: ["awid", "awaddr", "awlen", "awsize", "awburst", "awvalid", "awready"],
+    AxiWBus: ["wdata", "wstrb", "wlast", "wvalid", "wready"],
+    AxiBBus: ["bid", "bresp", "bvalid", "bready"],
+    AxiARBus: ["arid", "araddr", "arlen", "arsize", "arburst", "arvalid", "arready"],
+    AxiRBus: ["rid", "rdata", "rresp", "rlast", "rvalid", "rready"],
+}
+# Signals an AXI master drives; the slave drives the rest.
+AXI_MASTER_DRIVEN = {"awid", "awaddr", "awlen", "awsize", "awburst", "awvalid", "wdata",
+                     "wstrb", "wlast", "wvalid", "bready", "arid", "araddr", "arlen",
+                     "arsize", "arburst", "arvalid", "rready"}
+
+
+def axi_bus(dut, prefix: str, dut_is_master: bool) -> AxiBus:
+    """An AxiBus over ni_node's ports `<prefix>_<signal>_i/_o` (the suffix is the port's
+    direction seen from ni_node), so AxiBus.from_prefix cannot find them. Each channel is a
+    subclass of cocotbext-axi's channel bus whose signal list maps the model's names to the
+    port names, with no optional signals and case-sensitive lookup: cocotb-bus then takes
+    every handle with getattr(dut, exact_name) and never calls dir(dut), whose handle
+    discovery can hand back a module-internal copy of a port on Verilator."""
+    def port(sig: str) -> str:
+        driven_by_dut = (sig in AXI_MASTER_DRIVEN) == dut_is_master
+        return f"{prefix}_{sig}_{'o' if driven_by_dut else 'i'}"
+
+    chans = {}
+    for base, sigs in AXI_CHANNELS.items():
+        cls = type(f"{base.__name__}Ports", (base,),
+                   {"_signals": {s: port(s) for s in sigs}, "_optional_signals": {}})
+        chans[base] = cls(dut, None, case_insensitive=False)
+    return AxiBus(AxiWriteBus(chans[AxiAWBus], chans[AxiWBus], chans[AxiBBus]),
+                  AxiReadBus(chans[AxiARBus], chans[AxiRBus]))
+
+
+def stall_generator(rng: random.Random, pct: int) -> Iterator[bool]:
+    """Pause pattern for cocotbext-axi channels: paused in `pct` % of the cycles."""
+    while True:
+        yield rng.randrange(100) < pct
+
+
+# ---- Memory: the ICD 15 pattern, sparse -----------------------------------------------------
+
+
+class PatternMemory(SparseMemory):
+    """The memory of node `node` (ICD 15): 2^48 bytes that read as the SplitMix64 pattern
+    until written. Kept in 4 KiB pages like cocotbext-axi's SparseMemory, but a page is
+    filled with the pattern (not zeros) the first time it is read or written."""
+
+    PAGE = 4096
+
+    def __init__(self, node: int):
+        super().__init__(1 << 48)
+        self.node = node
+
+    def _page(self, page_addr: int) -> bytearray:
+        page = self.segs.get(page_addr)
+        if page is None:
+            page = self.segs[page_addr] = bytearray(
+                ref.pattern_bytes(self.node, page_addr, self.PAGE))
+        return page
+
+    def read(self, address: int, length: int, **kwargs) -> bytes:
+        out = bytearray()
+        while length > 0:
+            off = address % self.PAGE
+            n = min(self.PAGE - off, length)
+            out += self._page(address - off)[off:off + n]
+            address, length = address + n, length - n
+        return bytes(out)
+
+    def write(self, address: int, data, **kwargs) -> None:
+        data, pos = bytes(data), 0
+        while pos < len(data):
+            off = address % self.PAGE
+            n = min(self.PAGE - off, len(data) - pos)
+            self._page(address - off)[off:off + n] = data[pos:pos + n]
+            address, pos = address + n, pos + n
+
+
+# ---- Network ----------------------------------------------------------------------------------
+
+
+class Link:
+    """One network from a tx port to an rx port (valid/ready/data[511:0], `last` when the
+    stream has it; without it every beat is a packet). Each packet is handed to `observe`
+    when its last beat has left, then to `fault` (returns the beats to deliver, possibly
+    altered, or None to drop the packet), and delivered whole after a random latency, in
+    order. Back-pressure: tx ready low in `stall_pct` % of the cycles, and always while
+    `paused`."""
+
+    def __init__(self, dut, tx: str, rx: str, has_last: bool, rng: random.Random,
+                 observe: Callable[[list[int]], None]):
+        self.clk = dut.clk_i
+        self.tx_valid, self.tx_ready = getattr(dut, f"{tx}_valid_o"), getattr(dut, f"{tx}_ready_i")
+        self.tx_data = getattr(dut, f"{tx}_data_o")
+        self.tx_last = getattr(dut, f"{tx}_last_o") if has_last else None
+        self.rx_valid, self.rx_ready = getattr(dut, f"{rx}_valid_i"), getattr(dut, f"{rx}_ready_o")
+        self.rx_data = getattr(dut, f"{rx}_data_i")
+        self.rx_last = getattr(dut, f"{rx}_last_i") if has_last else None
+        self.rng = rng
+        self.observe = observe
+        self.fault: Optional[Callable[[list[int]], Optional[list[int]]]] = None
+        self.stall_pct = 0
+        self.latency = (1, 1)  # cycles from a packet's last beat out to its first beat in
+        self.paused = False
+        self.delivered = 0
+        self.dropped = 0
+        self._queue: deque[tuple[int, list[int]]] = deque()  # (deliver cycle, beats)
+        self._cur: Optional[list[int]] = None  # the packet being delivered
+        self._idx = 0  # its beat on rx
+        for sig in (self.tx_ready, self.rx_valid, self.rx_data, self.rx_last):
+            if sig is not None:
+                sig.value = 0
+
+    @property
+    def idle(self) -> bool:
+        """No packet waiting for or in delivery."""
+        return not self._queue and self._cur is None
+
+    async def run(self) -> None:
+        cycle, tx_beats = 0, []
+        tx_ready = False
+        while True:
+            await RisingEdge(self.clk)
+            cycle += 1
+            # The cycle that just ended: handshakes on both ports.
+            if tx_ready and self.tx_valid.value:
+                tx_beats.append(int(self.tx_data.value))
+                if self.tx_last is None or self.tx_last.value:
+                    self._sent(cycle, tx_beats)
+                    tx_beats = []
+            if self._cur is not None and self.rx_ready.value:
+                self._idx += 1
+                if self._idx == len(self._cur):
+                    self._cur = None
+                    self.delivered += 1
+            # The next cycle.
+            tx_ready = not self.paused and self.rng.randrange(100) >= self.stall_pct
+            self.tx_ready.value = int(tx_ready)
+            if self._cur is None and self._queue and self._queue[0][0] <= cycle:
+                self._cur, self._idx = self._queue.popleft()[1], 0
+            self.rx_valid.value = int(self._cur is not None)
+            if self._cur is not None:
+                self.rx_data.value = self._cur[self._idx]
+                if self.rx_last is not None:
+                    self.rx_last.value = int(self._idx == len(self._cur) - 1)
+
+    def _sent(self, cycle: int, beats: list[int]) -> None:
+        self.observe(beats)
+        if self.fault is not None:
+            beats = self.fault(beats)
+            if beats is None:
+                self.dropped += 1
+                return
+        due = cycle + self.rng.randint(*self.latency)
+        if self._queue:
+            due = max(due, self._queue[-1][0])
+        self._queue.append((due, beats))
+
+
+def one_shot(match: Callable[[ref.WireHead], bool],
+             action: Callable[[list[int]], Optional[list[int]]]):
+    """A Link fault that applies `action` to the first packet whose head matches, once;
+    `.hits` counts the packets it changed (0 or 1)."""
+    def fault(beats: list[int]) -> Optional[list[int]]:
+        if fault.hits == 0 and match(ref.WireHead.unpack(beats[0])):
+            fault.hits += 1
+            return action(beats)
+        return beats
+    fault.hits = 0
+    return fault
+
+
+# ---- Wire checker ------------------------------------------------------------------------
+
+
+@dataclasses.dataclass
+class Transfer:
+    """A transfer the CPU made live, and what the wire showed of it."""
+    desc: ref.Descriptor
+    src_node: int
+    blocks: list[tuple[int, int]]  # (offset, length); inline: one pseudo-block
+    tids: dict[int, int] = dataclasses.field(default_factory=dict)  # block -> its TID
+    next_pkt: dict[tuple[int, int], int] = dataclasses.field(default_factory=dict)  # (block, seq)
+    sent: dict[int, list[int]] = dataclasses.field(default_factory=dict)  # block -> seqs sent whole
+    ctrl: list[tuple[int, int]] = dataclasses.field(default_factory=list)  # control (tid, seq)
+
+    @property
+    def total_packets(self) -> int:
+        """Data packets of one issue of every block (inline: 1)."""
+        if not self.desc.is_memory:
+            return 1
+        return sum(len(ref.block_packets(self.desc.dst48 + o, n)) for o, n in self.blocks)
+
+
+class WireChecker:
+    """Checks every packet node `node` sends against the reference: head fields, hcrc,
+    payload beats, pcrc (rebuilt with ni_ref from the transfer and the source pattern and
+    compared beat for beat), packet order within a block issue, TIDs kept across re-issues,
+    retx flags; responses against the (tid, seq) pairs that were sent."""
+
+    def __init__(self, node: int):
+        self.node = node
+        self.transfers: dict[int, Transfer] = {}  # xfer_id -> latest transfer on it
+        self.issued: dict[tuple[int, int], Transfer] = {}  # (tid, seq) -> transfer
+        self.acks: set[tuple[int, int]] = set()
+        self.nacks: set[tuple[int, int]] = set()
+        self.packets = {kind: 0 for kind in ref.WIRE_KIND_NAMES}
+
+    def expect(self, desc: ref.Descriptor) -> Transfer:
+        blks = ref.blocks(desc.dst, desc.size) if desc.is_memory else [(0, desc.size)]
+        t = Transfer(desc, self.node, blks)
+        self.transfers[desc.xfer_id] = t
+        return t
+
+    # -- request network -------------------------------------------------------------------
+    def on_req(self, beats: list[int]) -> None:
+        h = self._head(beats[0])
+        t = self.transfers.get(h.xfer_id)
+        assert t is not None, f"packet of no live transfer: {h}"
+        d = t.desc
+        if h.kind == ref.WIRE_DATA:
+            assert d.is_memory, f"data packet of inline transfer {d}: {h}"
+            want, k = self._expected_data(t, h)
+        elif h.kind == ref.WIRE_INLINE:
+            assert not d.is_memory, f"inline packet of memory transfer {d}: {h}"
+            k = 0
+            want = [ref.WireHead(kind=ref.WIRE_INLINE, tid=h.tid, seq=h.seq, len=d.size,
+                                 notify=int(d.notify), pd=d.page, dst_addr=d.dst,
+                                 payload=d.payload[:d.size].ljust(32, b"\0"),
+                                 src_node=self.node, xfer_id=d.xfer_id).seal().pack()]
+            t.tids.setdefault(0, h.tid)
+            t.sent.setdefault(0, []).append(h.seq)
+        elif h.kind == ref.WIRE_CTRL:
+            assert d.is_memory and d.notify, f"control packet of {d}: {h}"
+            k = None
+            want = [ref.WireHead(kind=ref.WIRE_CTRL, tid=h.tid, seq=h.seq, len=32, notify=1,
+                                 pd=d.page, dst_addr=d.dst, src_node=self.node,
+                                 xfer_id=d.xfer_id,
+                                 payload=ref.control_payload(d.notify_addr, d.notify_tag,
+                                                             d.size, len(t.blocks))
+                                 ).seal().pack()]
+            t.ctrl.append((h.tid, h.seq))
+        else:
+            raise AssertionError(f"kind {h.kind} on the request network: {h}")
+        self._compare(want, beats, h)
+        if k is not None:
+            assert t.tids[k] == h.tid, \
+                f"block {k} of {d}: TID {h.tid}, earlier packets had {t.tids[k]}"
+            self.issued[(h.tid, h.seq)] = t
+        self.packets[h.kind] += 1
+
+    def _expected_data(self, t: Transfer, h: ref.WireHead) -> tuple[list[int], int]:
+        """The data packet the reference sends where `h` says it is, and its block."""
+        d = t.desc
+        off = h.dst48 - d.dst48
+        assert h.dst_node == d.dst_node and 0 <= off < d.size, \
+            f"data packet outside transfer {d}: {h}"
+        k = bisect.bisect_right([o for o, _ in t.blocks], off) - 1
+        boff, blen = t.blocks[k]
+        pkts = ref.block_packets(d.dst48 + boff, blen)
+        starts = [boff + o for o, _ in pkts]
+        assert off in starts, f"data packet does not start at a 1 KiB cut of block {k}: {h}"
+        p = starts.index(off)
+        plen = pkts[p][1]
+        # Order and TIDs: packets of one issue (block, seq) leave in order; every issue of a
+        # block keeps its TID; only the first issue has retx 0.
+        t.tids.setdefault(k, h.tid)
+        seqs = [s for b, s in t.next_pkt if b == k]  # this block's issues, oldest first
+        first_issue = not seqs or seqs[0] == h.seq
+        key = (k, h.seq)
+        assert t.next_pkt.setdefault(key, 0) == p, \
+            f"block {k} seq {h.seq}: packet {p} arrived, expected packet {t.next_pkt[key]}"
+        t.next_pkt[key] = p + 1
+        if p == len(pkts) - 1:
+            t.sent.setdefault(k, []).append(h.seq)
+        head = ref.WireHead(tid=h.tid, seq=h.seq, notify=int(d.notify and k == len(t.blocks) - 1),
+                            last=int(p == len(pkts) - 1), retx=int(not first_issue), pd=d.page,
+                            npkts=len(pkts), dst_addr=(d.dst_node << 48) | (d.dst48 + off),
+                            src_node=self.node, xfer_id=d.xfer_id)
+        data = ref.pattern_bytes(t.src_node, d.src48 + off, plen)
+        return ref.make_data_packet(head, data), k
+
+    # -- response network ------------------------------------------------------------------
+    def on_rsp(self, beats: list[int]) -> None:
+        assert len(beats) == 1, f"{len(beats)}-beat packet on the response network"
+        h = self._head(beats[0])
+        assert h.kind in (ref.WIRE_ACK, ref.WIRE_NACK), f"kind {h.kind} on rsp_tx: {h}"
+        t = self.issued.get((h.tid, h.seq))
+        assert t is not None, f"response for a (tid, seq) never sent: {h}"
+        self._compare([ref.make_response(h.kind, h.tid, h.seq, t.src_node, self.node)],
+                      beats, h)
+        (self.acks if h.kind == ref.WIRE_ACK else self.nacks).add((h.tid, h.seq))
+        self.packets[h.kind] += 1
+
+    # -- at the end of a transfer ----------------------------------------------------------
+    def check_done(self, t: Transfer) -> None:
+        """A DONE transfer: every block was sent whole and one of its issues ACKed; a
+        notifying one sent a control packet carrying its last block's TID and one of that
+        block's seqs."""
+        for k in range(len(t.blocks)):
+            sent = t.sent.get(k, [])
+            assert sent, f"{t.desc}: block {k} never sent whole"
+            assert any((t.tids[k], s) in self.acks for s in sent), \
+                f"{t.desc}: no ACK for block {k} (TID {t.tids[k]}, seqs {sent})"
+        if t.desc.is_memory and t.desc.notify:
+            last = len(t.blocks) - 1
+            assert t.ctrl, f"{t.desc}: no control packet"
+            for tid, seq in t.ctrl:
+                assert tid == t.tids[last] and seq in {s for b, s in t.next_pkt if b == last}, \
+                    f"{t.desc}: control packet (tid {tid}, seq {seq}) is not the last block's"
+
+    # -- helpers ---------------------------------------------------------------------------
+    def _head(self, beat: int) -> ref.WireHead:
+        assert ref.head_crc_ok(beat), f"bad hcrc: {ref.WireHead.unpack(beat)}"
+        return ref.WireHead.unpack(beat)
+
+    @staticmethod
+    def _compare(want: list[int], got: list[int], h: ref.WireHead) -> None:
+        assert len(got) == len(want), f"{h}: {len(got)} beats, expected {len(want)}"
+        for j, (w, g) in enumerate(zip(want, got)):
+            if w != g:
+                wb, gb = w.to_bytes(64, "little"), g.to_bytes(64, "little")
+                lane = next(i for i in range(64) if wb[i] != gb[i])
+                what = "head" if j == 0 else "tail" if j == len(want) - 1 else f"payload beat {j}"
+                raise AssertionError(f"{h}: {what} byte {lane}: expected {wb[lane]:02x}, "
+                                     f"got {gb[lane]:02x}\n  expected {w:0128x}\n  got      {g:0128x}")
+
+
+# ---- The node ------------------------------------------------------------------------------
+
+
+class NiEnv:
+    """One ni_node in loopback: its CPU port, memory, networks and checker."""
+
+    def __init__(self, dut, node_id: int, seed: int):
+        self.dut = dut
+        self.node_id = node_id
+        self.rng = random.Random(seed)
+        self.clk = dut.clk_i
+        # The bus models log every burst at INFO; the test's own messages go to cocotb.tb.
+        for name in ("cocotb.ni_node", "cocotb.ni_node.None"):
+            logging.getLogger(name).setLevel(logging.WARNING)
+        dut.rst_ni.value = 0
+        dut.node_id_i.value = node_id
+        Clock(self.clk, CLK_PERIOD_NS, unit="ns").start()
+        self.mem = PatternMemory(node_id)
+        self.ram = AxiRam(axi_bus(dut, "m_axi", dut_is_master=True), self.clk, dut.rst_ni,
+                          reset_active_level=False, size=1 << 48, mem=self.mem)
+        self.cpu = AxiMaster(axi_bus(dut, "s_axi", dut_is_master=False), self.clk, dut.rst_ni,
+                             reset_active_level=False)
+        self.checker = WireChecker(node_id)
+        self.req = Link(dut, "req_tx", "req_rx", True, self.rng, self.checker.on_req)
+        self.rsp = Link(dut, "rsp_tx", "rsp_rx", False, self.rng, self.checker.on_rsp)
+        cocotb.start_soon(self.req.run())
+        cocotb.start_soon(self.rsp.run())
+
+    async def reset(self) -> None:
+        """Reset, then wait for init_done_o (the ID FIFOs filled: 512 cycles, design.md 2)."""
+        self.dut.rst_ni.value = 0
+        await ClockCycles(self.clk, 4)
+        self.dut.rst_ni.value = 1
+        for _ in range(1000):
+            await RisingEdge(self.clk)
+            if self.dut.init_done_o.value:
+                return
+        raise AssertionError("init_done_o did not rise within 1000 cycles of reset")
+
+    def set_backpressure(self, mem_pct: int, cpu_pct: int, net_pct: int,
+                         net_latency: tuple[int, int]) -> None:
+        """Random stalls on every channel of the memory slave and the CPU master, ready low
+        on both networks' tx ports, and a random network latency."""
+        for ch in (self.ram.write_if.aw_channel, self.ram.write_if.w_channel,
+                   self.ram.write_if.b_channel, self.ram.read_if.ar_channel,
+                   self.ram.read_if.r_channel):
+            ch.set_pause_generator(stall_generator(self.rng, mem_pct))
+        for ch in (self.cpu.write_if.aw_channel, self.cpu.write_if.w_channel,
+                   self.cpu.write_if.b_channel, self.cpu.read_if.ar_channel,
+                   self.cpu.read_if.r_channel):
+            ch.set_pause_generator(stall_generator(self.rng, cpu_pct))
+        for link in (self.req, self.rsp):
+            link.stall_pct, link.latency = net_pct, net_latency
+
+    async def check_packet_counters(self, max_cycles: int = 4000) -> None:
+        """Once both networks are empty: counter 16 (packets sent on req_tx and rsp_tx)
+        equals the packets the checker saw, counter 17 (received) those delivered."""
+        for _ in range(max_cycles):
+            if self.req.idle and self.rsp.idle:
+                break
+            await RisingEdge(self.clk)
+        else:
+            raise AssertionError(f"networks still busy after {max_cycles} cycles")
+        await ClockCycles(self.clk, 4)  # the counters see a packet a cycle or two later
+        sent, received = await self.counter(ref.CNT_PKTS_SENT), await self.counter(ref.CNT_PKTS_RECEIVED)
+        assert sent == sum(self.checker.packets.values()), \
+            f"counter 16 (packets sent) {sent}, the networks took {self.checker.packets}"
+        assert received == self.req.delivered + self.rsp.delivered, \
+            f"counter 17 (packets received) {received}, delivered " \
+            f"{self.req.delivered} + {self.rsp.delivered}"
+
+    # -- CPU port --------------------------------------------------------------------------
+    async def write_words(self, addr: int, words: list[int], size: Optional[int] = None) -> AxiResp:
+        """One AXI write transaction of 64-bit words from `addr` (16-byte beats unless
+        `size` says 3 = 8-byte beats)."""
+        data = b"".join((w & ref.MASK64).to_bytes(8, "little") for w in words)
+        return (await self.cpu.write(addr, data, size=size)).resp
+
+    async def read64(self, addr: int) -> tuple[int, AxiResp]:
+        """One 16-byte read (ARLEN 0): the 64-bit value in RDATA[63:0], and RRESP."""
+        r = await self.cpu.read(addr, 8)
+        return int.from_bytes(r.data, "little"), r.resp
+
+    async def counter(self, index: int) -> int:
+        value, resp = await self.read64(ref.stat_addr(index))
+        assert resp == AxiResp.OKAY, f"counter {index}: {resp}"
+        return value
+
+    async def counters(self, *indices: int) -> dict[int, int]:
+        return {i: await self.counter(i) for i in indices}
+
+    async def ctrl(self, word: int) -> int:
+        value, resp = await self.read64(ref.ctrl_addr(word))
+        assert resp == AxiResp.OKAY, f"control word {word}: {resp}"
+        return value
+
+    async def set_ctrl(self, word: int, value: int) -> None:
+        resp = await self.write_words(ref.ctrl_addr(word), [value], size=3)
+        assert resp == AxiResp.OKAY, f"control word {word} write: {resp}"
+
+    async def submit(self, desc: ref.Descriptor, word_writes: bool = False) -> Transfer:
+        """Write a legal descriptor (expects OKAY) and register it with the checker first
+        (its packets may leave before the B response). word_writes: every word its own
+        8-byte write, in random order within each line (ICD 4 allows it); else one burst."""
+        t = self.checker.expect(desc)
+        resp = await self.write_descriptor(desc, word_writes)
+        assert resp == AxiResp.OKAY, f"descriptor {desc}: {resp}"
+        return t
+
+    async def write_descriptor(self, desc: ref.Descriptor, word_writes: bool = False,
+                               words: Optional[list[int]] = None) -> AxiResp:
+        """Write `words` (default: the descriptor's encoding) at the descriptor's line(s);
+        the worst response of the transactions."""
+        words = desc.words() if words is None else words
+        base = ref.desc_addr(desc.page, desc.channel)
+        if not word_writes:
+            return await self.write_words(base, words)
+        worst = AxiResp.OKAY
+        for line in range(0, len(words), 4):
+            order = list(range(line, line + 4))
+            self.rng.shuffle(order)
+            for i in order:
+                resp = await self.write_words(base + 8 * i, [words[i]], size=3)
+                worst = max(worst, resp)
+        return worst
+
+    async def status(self, page: int, channel: int) -> int:
+        """Single-channel status read (ICD 3): turns DONE/ERROR into IDLE."""
+        value, resp = await self.read64(ref.status_addr(page, channel))
+        assert resp == AxiResp.OKAY and value >> 2 == 0, f"status read: {resp} 0x{value:x}"
+        return value & 3
+
+    async def wait_done(self, t: Transfer, max_cycles: int = 20000, poll: int = 32) -> None:
+        """Poll the transfer's status until it leaves BUSY; it must be DONE, its data (and
+        notification) in memory and its packets and ACKs as the checker expects."""
+        await self.wait_final(t, ref.DONE, max_cycles, poll)
+
+    async def wait_final(self, t: Transfer, want: int, max_cycles: int, poll: int = 32) -> None:
+        d = t.desc
+        for _ in range(0, max_cycles, poll):
+            st = await self.status(d.page, d.channel)
+            if st != ref.BUSY:
+                assert st == want, \
+                    f"{d}: status {ref.STATUS_NAMES[st]}, expected {ref.STATUS_NAMES[want]}"
+                if want == ref.DONE:
+                    self.check_delivered(t)
+                return
+            await ClockCycles(self.clk, poll)
+        raise AssertionError(f"{d}: still BUSY after {max_cycles} cycles")
+
+    def check_delivered(self, t: Transfer) -> None:
+        """End to end: the destination bytes equal the source pattern (memory) or the
+        payload (inline), the bytes around them are untouched, the notification record is
+        where the descriptor said; and the wire checker saw every block sent and ACKed."""
+        d = t.desc
+        assert d.dst_node == self.node_id, "loopback: the destination is this node"
+        want = (ref.pattern_bytes(t.src_node, d.src48, d.size) if d.is_memory
+                else d.payload[:d.size])
+        got = self.mem.read(d.dst48, d.size)
+        if got != want:
+            i = next(i for i in range(d.size) if got[i] != want[i])
+            raise AssertionError(f"{d}: destination byte {i} (0x{d.dst48 + i:x}) is "
+                                 f"{got[i]:02x}, expected {want[i]:02x}")
+        for a in (d.dst48 - 1, d.dst48 + d.size):
+            assert self.mem.read(a, 1) == ref.pattern_bytes(self.node_id, a, 1), \
+                f"{d}: byte 0x{a:x} next to the destination was written"
+        if d.is_memory and d.notify:
+            rec = self.mem.read(d.notify_addr & ref.MASK48, 16)
+            assert rec == ref.notification_record(d.notify_tag, d.size, t.src_node), \
+                f"{d}: notification record {rec.hex()}"
+        self.checker.check_done(t)
