@@ -16,7 +16,7 @@ from cocotbext.axi import AxiResp
 
 import ni_ref as ref
 from ni_ref import Descriptor
-from tb import NiEnv, one_shot
+from tb import NiEnv, Node, one_shot, random_descriptor
 
 NODE = 0x02A5
 SRC = (0xBEEF << 48) | 0x0000_1234_0000  # bits 63:48 are ignored for sources
@@ -25,15 +25,11 @@ NOTIFY = 1 << 47 | 0x7F00_0000  # notification records (48-bit)
 MIX_TRANSFERS = 40  # transfers of test_random_mix
 
 
-async def start(dut) -> NiEnv:
-    env = NiEnv(dut, NODE, seed=random.getrandbits(32))
+async def start(dut) -> tuple[NiEnv, Node]:
+    """The lone ni_node as node NODE, reset and initialised."""
+    env = NiEnv(dut, {NODE: ""}, seed=random.getrandbits(32))
     await env.reset()
-    return env
-
-
-async def expect_counters(env: NiEnv, want: dict[int, int]) -> None:
-    got = await env.counters(*want)
-    assert got == want, f"counters {got}, expected {want}"
+    return env, env.nodes[NODE]
 
 
 @cocotb.test()
@@ -41,14 +37,14 @@ async def expect_counters(env: NiEnv, want: dict[int, int]) -> None:
 async def test_single_block(dut, notify: bool):
     """One TID-only block of 3000 bytes, source and destination misaligned differently (four
     packets cut at 1 KiB destination boundaries), with and without notification."""
-    env = await start(dut)
+    env, node = await start(dut)
     d = Descriptor(page=1, channel=4, kind=ref.KIND_TID, src=SRC | 0x1003, dst=DST | 0x2345,
                    size=3000, prio=2, notify=notify, notify_addr=NOTIFY | 0x40,
                    notify_tag=0x0123_4567_89AB_CDEF)
-    t = await env.submit(d)
+    t = await node.submit(d)
     await env.wait_done(t, max_cycles=5000)
-    assert t.total_packets == 4 and env.checker.packets[ref.WIRE_DATA] == 4
-    await expect_counters(env, {
+    assert t.total_packets == 4 and env.checker.sent_by(NODE, ref.WIRE_DATA) == 4
+    await node.expect_counters({
         ref.CNT_DESC_ACCEPTED: 1, ref.CNT_DESC_REJECTED: 0, ref.CNT_BLOCKS: 1,
         ref.CNT_CONTROL: int(notify), ref.CNT_ACKS: 1, ref.CNT_DONE: 1, ref.CNT_ERROR: 0,
         ref.CNT_ACKS_SENT: 1, ref.CNT_NOTIFICATIONS: int(notify)})
@@ -64,14 +60,14 @@ async def test_multi_block(dut, kind: int, notify: bool, word_writes: bool):
     is 0x280 bytes, block 1 a full 64 KiB, block 2 0x1c0 bytes (ICD 5); unipath, multipath
     and TID-only, with and without notification; descriptors written as one burst or word
     by word in random order."""
-    env = await start(dut)
+    env, node = await start(dut)
     d = Descriptor(page=3, channel=10, kind=kind, src=SRC | 0x5_0031,
                    dst=DST | (0x3_0000 - 0x280), size=0x280 + 0x10000 + 0x1C0, prio=9,
                    notify=notify, notify_addr=NOTIFY | 0x1000, notify_tag=0xFEED_0000_0000_0003)
-    t = await env.submit(d, word_writes=word_writes)
+    t = await node.submit(d, word_writes=word_writes)
     assert len(t.blocks) == 3
     await env.wait_done(t, max_cycles=20000)
-    await expect_counters(env, {
+    await node.expect_counters({
         ref.CNT_DESC_ACCEPTED: 1, ref.CNT_BLOCKS: 3, ref.CNT_CONTROL: int(notify),
         ref.CNT_ACKS: 3, ref.CNT_DONE: 1, ref.CNT_ACKS_SENT: 3,
         ref.CNT_NOTIFICATIONS: int(notify)})
@@ -83,7 +79,7 @@ async def test_inline(dut):
     """Inline transfers: 13 bytes in a short descriptor, 29 in a long one (with its notify
     bit, which an inline transfer carries but does not act on: no control packet, no
     record), and 16 bytes forced into a long descriptor."""
-    env = await start(dut)
+    env, node = await start(dut)
     descs = [
         Descriptor(page=0, channel=2, kind=ref.KIND_INLINE, dst=DST | 0x100_0007, size=13,
                    payload=bytes(range(0xA0, 0xAD))),
@@ -92,11 +88,11 @@ async def test_inline(dut):
         Descriptor(page=5, channel=8, kind=ref.KIND_INLINE, dst=DST | 0x100_0FF8, size=16,
                    payload=bytes(range(0x10, 0x20)), force_long=True),
     ]
-    transfers = [await env.submit(d) for d in descs]
+    transfers = [await node.submit(d) for d in descs]
     for t in transfers:
         await env.wait_done(t, max_cycles=2000)
-    assert env.checker.packets[ref.WIRE_INLINE] == 3
-    await expect_counters(env, {
+    assert env.checker.sent_by(NODE, ref.WIRE_INLINE) == 3
+    await node.expect_counters({
         ref.CNT_DESC_ACCEPTED: 3, ref.CNT_INLINE: 3, ref.CNT_CONTROL: 0, ref.CNT_ACKS: 3,
         ref.CNT_DONE: 3, ref.CNT_ACKS_SENT: 3, ref.CNT_NOTIFICATIONS: 0})
     await env.check_packet_counters()
@@ -107,32 +103,32 @@ async def test_control_registers(dut):
     """ICD 14: reset values, read-back of words 0-2, word 3 = node_id_i and read-only, other
     words read 0 and refuse writes; ICD 3: reads that break the rules answer SLVERR; every
     refused write transaction is counted (counter 1); reset restores the defaults."""
-    env = await start(dut)
+    env, node = await start(dut)
     want = dict(ref.CTRL_RESET)
     want[ref.CTRL_NODE_ID] = NODE
     for word, value in want.items():
-        assert await env.ctrl(word) == value, f"control word {word} after reset"
+        assert await node.ctrl(word) == value, f"control word {word} after reset"
     new = {ref.CTRL_RETX_TIMEOUT: 0x1234_5678, ref.CTRL_MAX_RETRIES: 7,
            ref.CTRL_RX_IDLE: 0xFFFF_FFFF_0000_0001}
     for word, value in new.items():
-        await env.set_ctrl(word, value)
+        await node.set_ctrl(word, value)
     for word, value in new.items():
-        assert await env.ctrl(word) == value, f"control word {word} read-back"
+        assert await node.ctrl(word) == value, f"control word {word} read-back"
     # word 3 (node id) is read-only; word 9 does not exist: both refuse writes, read as before
     for word in (ref.CTRL_NODE_ID, 9):
-        resp = await env.write_words(ref.ctrl_addr(word), [0x55], size=3)
+        resp = await node.write_words(ref.ctrl_addr(word), [0x55], size=3)
         assert resp == AxiResp.SLVERR, f"write to control word {word}: {resp}"
-    assert await env.ctrl(ref.CTRL_NODE_ID) == NODE
-    assert await env.ctrl(9) == 0
+    assert await node.ctrl(ref.CTRL_NODE_ID) == NODE
+    assert await node.ctrl(9) == 0
     # reads: not 16-byte aligned, or more than one beat -> SLVERR
-    _, resp = await env.read64(ref.ctrl_addr(0) + 8)
+    _, resp = await node.read64(ref.ctrl_addr(0) + 8)
     assert resp == AxiResp.SLVERR, f"unaligned read: {resp}"
-    r = await env.cpu.read(ref.ctrl_addr(0), 32)
+    r = await node.cpu.read(ref.ctrl_addr(0), 32)
     assert r.resp == AxiResp.SLVERR, f"2-beat read: {r.resp}"
-    await expect_counters(env, {ref.CNT_DESC_REJECTED: 2, ref.CNT_DESC_ACCEPTED: 0})
+    await node.expect_counters({ref.CNT_DESC_REJECTED: 2, ref.CNT_DESC_ACCEPTED: 0})
     await env.reset()
     for word, value in want.items():
-        assert await env.ctrl(word) == value, f"control word {word} after a second reset"
+        assert await node.ctrl(word) == value, f"control word {word} after a second reset"
 
 
 def _illegal_cases() -> list[tuple[str, Descriptor, list[int]]]:
@@ -168,93 +164,63 @@ async def test_illegal_descriptors(dut):
     the channel IDLE with nothing sent; a descriptor on a BUSY channel is refused and the
     transfer on it finishes untouched; afterwards legal descriptors on the same channels
     are accepted and complete (no partial line or pending long descriptor was left)."""
-    env = await start(dut)
+    env, node = await start(dut)
     rejected = 0
     for rule, d, words in _illegal_cases():
-        resp = await env.write_descriptor(d, words=words)
+        resp = await node.write_descriptor(d, words=words)
         rejected += 1
         assert resp == AxiResp.SLVERR, f"{rule}: {resp}"
         if d.channel < 64:
             for ch in (d.channel, d.channel + 1):
-                assert await env.status(d.page, ch) == ref.IDLE, f"{rule}: channel {ch}"
-        await expect_counters(env, {ref.CNT_DESC_REJECTED: rejected, ref.CNT_DESC_ACCEPTED: 0})
+                assert await node.status(d.page, ch) == ref.IDLE, f"{rule}: channel {ch}"
+        await node.expect_counters({ref.CNT_DESC_REJECTED: rejected, ref.CNT_DESC_ACCEPTED: 0})
     # R2: a descriptor for a BUSY channel. The request network holds the first transfer's
     # packets, so it stays BUSY while the second is written.
     env.req.paused = True
-    first = await env.submit(Descriptor(page=2, channel=12, kind=ref.KIND_TID, src=SRC | 0x800,
+    first = await node.submit(Descriptor(page=2, channel=12, kind=ref.KIND_TID, src=SRC | 0x800,
                                         dst=DST | 0x20_0000, size=512))
-    assert await env.status(2, 12) == ref.BUSY
+    assert await node.status(2, 12) == ref.BUSY
     second = Descriptor(page=2, channel=12, kind=ref.KIND_TID, src=SRC | 0x9000,
                         dst=DST | 0x30_0000, size=64)
-    resp = await env.write_descriptor(second)
+    resp = await node.write_descriptor(second)
     assert resp == AxiResp.SLVERR, f"descriptor on a BUSY channel: {resp}"
     env.req.paused = False
     await env.wait_done(first, max_cycles=3000)
-    assert env.mem.read(second.dst48, second.size) == \
+    assert node.mem.read(second.dst48, second.size) == \
         ref.pattern_bytes(NODE, second.dst48, second.size), "the refused transfer wrote"
     # The channels the illegal descriptors used take legal ones (short on 12 and 13, long on
     # 14: a long one on 12 would own line 13 and rightly refuse the descriptor on 13).
-    legal = [await env.submit(Descriptor(page=2, channel=ch, kind=ref.KIND_1X,
+    legal = [await node.submit(Descriptor(page=2, channel=ch, kind=ref.KIND_1X,
                                          src=SRC | (0x4000 * ch), dst=DST | 0x40_0000 | ch << 12,
                                          size=100 + ch, notify=ch == 14,
                                          notify_addr=NOTIFY | ch << 4, notify_tag=ch))
              for ch in (12, 13, 14)]
     for t in legal:
         await env.wait_done(t, max_cycles=3000)
-    await expect_counters(env, {ref.CNT_DESC_REJECTED: rejected + 1, ref.CNT_DESC_ACCEPTED: 4,
+    await node.expect_counters({ref.CNT_DESC_REJECTED: rejected + 1, ref.CNT_DESC_ACCEPTED: 4,
                                 ref.CNT_DONE: 4})
 
 
 @cocotb.test()
 async def test_random_mix(dut):
-    """MIX_TRANSFERS random transfers (every kind, sizes 1 B to 5 KiB, some across a 64 KiB boundary,
-    random notification, descriptors as bursts or shuffled word writes) under random
-    back-pressure on every memory and CPU channel and on both networks, with random network
-    latency; all written back to back, then polled through the 32-channel status region
-    (ICD 3) until every one is DONE."""
-    env = await start(dut)
+    """MIX_TRANSFERS random transfers (tb.random_descriptor: every kind, 1 B to 5 KiB, some
+    across a 64 KiB boundary, random notification; descriptors as bursts or shuffled word
+    writes) under random back-pressure on every memory and CPU channel and on both networks,
+    with random network latency; written back to back, then polled through the 32-channel
+    status region (ICD 3) until every one is DONE and checked end to end."""
+    env, node = await start(dut)
     rng = env.rng
     env.set_backpressure(mem_pct=25, cpu_pct=20, net_pct=25, net_latency=(1, 40))
     slots = rng.sample([(p, c) for p in range(16) for c in range(0, 64, 2)], MIX_TRANSFERS)
     transfers = []
     for i, (page, ch) in enumerate(slots):
-        kind = rng.choice([ref.KIND_TID, ref.KIND_1X, ref.KIND_4X, ref.KIND_INLINE])
-        region = DST | (i + 1) << 24  # 16 MiB per transfer: no two share a line
-        if kind == ref.KIND_INLINE:
-            size = rng.randint(1, 32)
-            d = Descriptor(page, ch, kind, dst=region | rng.randrange(0x10000), size=size,
-                           payload=rng.randbytes(size), notify=rng.random() < 0.3)
-        else:
-            across = rng.random() < 0.3  # start just below a 64 KiB boundary
-            size = rng.randint(0x400, 0x1400) if across else rng.randint(1, 5000)
-            off = 0x10000 - rng.randint(1, 0x400) if across else rng.randrange(0x10000)
-            d = Descriptor(page, ch, kind, src=SRC | rng.randrange(1 << 32), dst=region | off,
-                           size=size, prio=rng.randrange(16), notify=rng.random() < 0.5,
-                           notify_addr=region | 0x80_0000 | rng.randrange(0x1000) << 4,
-                           notify_tag=rng.getrandbits(64))
-        transfers.append(await env.submit(d, word_writes=rng.random() < 0.3))
+        # 16 MiB of destination per transfer: no two share a line
+        d = random_descriptor(rng, page, ch, NODE, 1 << 47 | (i + 1) << 24)
+        transfers.append(await node.submit(d, word_writes=rng.random() < 0.3))
         await ClockCycles(env.clk, rng.randrange(40))
-    # Poll (page, half) words until every transfer has reported DONE once.
-    pending = {(t.desc.page, t.desc.channel): t for t in transfers}
-    for _ in range(400):
-        for page, half in sorted({(p, c // 32) for p, c in pending}):
-            value, resp = await env.read64(ref.status32_addr(page, half))
-            assert resp == AxiResp.OKAY
-            for i in range(32):
-                key = (page, 32 * half + i)
-                code = value >> (2 * i) & 3
-                if key in pending:
-                    assert code in (ref.BUSY, ref.DONE), f"{pending[key].desc}: status {code}"
-                    if code == ref.DONE:
-                        env.check_delivered(pending.pop(key))
-                else:
-                    assert code == ref.IDLE, f"page {page} channel {key[1]}: status {code}"
-        if not pending:
-            break
-        await ClockCycles(env.clk, 100)
-    assert not pending, f"still BUSY: {[t.desc for t in pending.values()]}"
-    await expect_counters(env, {ref.CNT_DESC_ACCEPTED: MIX_TRANSFERS, ref.CNT_DONE: MIX_TRANSFERS,
-                                ref.CNT_ERROR: 0,
+    await env.wait_all_done(transfers)
+    await node.expect_counters({ref.CNT_DESC_ACCEPTED: MIX_TRANSFERS,
+                                ref.CNT_DONE: MIX_TRANSFERS, ref.CNT_ERROR: 0,
                                 ref.CNT_DESC_REJECTED: 0})
     await env.check_packet_counters()
 
@@ -283,20 +249,20 @@ async def test_retransmission(dut, fault: str):
       the engine re-issues the block at once (counters 6, 8);
     - corrupt_no_retries: the same with MaxRetries 0: the transfer ends ERROR (counter 10).
     DONE transfers have their data and notification in memory."""
-    env = await start(dut)
+    env, node = await start(dut)
     if fault == "drop":
-        await env.set_ctrl(ref.CTRL_RETX_TIMEOUT, 400)
+        await node.set_ctrl(ref.CTRL_RETX_TIMEOUT, 400)
     if fault == "corrupt_no_retries":
-        await env.set_ctrl(ref.CTRL_MAX_RETRIES, 0)
+        await node.set_ctrl(ref.CTRL_MAX_RETRIES, 0)
     d = Descriptor(page=4, channel=20, kind=ref.KIND_TID, src=SRC | 0x7_0000,
                    dst=DST | 0x50_0000, size=4000, notify=True, notify_addr=NOTIFY | 0x5000,
                    notify_tag=0xABCD)
     env.req.fault = one_shot(_is_packet(d.xfer_id, 1),
                              (lambda beats: None) if fault == "drop" else _corrupt)
-    t = await env.submit(d)
+    t = await node.submit(d)
     if fault == "corrupt_no_retries":
         await env.wait_final(t, ref.ERROR, max_cycles=5000)
-        await expect_counters(env, {ref.CNT_NACKS: 1, ref.CNT_RETX: 0, ref.CNT_ERROR: 1,
+        await node.expect_counters({ref.CNT_NACKS: 1, ref.CNT_RETX: 0, ref.CNT_ERROR: 1,
                                     ref.CNT_DONE: 0, ref.CNT_PCRC_ERRORS: 1,
                                     ref.CNT_NACKS_SENT: 1})
         assert len(env.checker.nacks) == 1 and not env.checker.acks
@@ -306,11 +272,12 @@ async def test_retransmission(dut, fault: str):
     assert env.req.fault.hits == 1
     seqs = t.sent[0]
     assert len(seqs) >= 2, f"block sent {len(seqs)} time(s)"
-    c = await env.counters(ref.CNT_RETX, ref.CNT_TIMEOUTS, ref.CNT_NACKS, ref.CNT_PCRC_ERRORS,
+    c = await node.counters(ref.CNT_RETX, ref.CNT_TIMEOUTS, ref.CNT_NACKS, ref.CNT_PCRC_ERRORS,
                            ref.CNT_NACKS_SENT, ref.CNT_DONE, ref.CNT_ERROR)
     assert c[ref.CNT_RETX] == len(seqs) - 1, f"counters {c}, block sent with seqs {seqs}"
     assert (c[ref.CNT_DONE], c[ref.CNT_ERROR]) == (1, 0), f"counters {c}"
     if fault == "drop":
+        assert env.req.dropped == 1
         assert c[ref.CNT_TIMEOUTS] >= 1 and c[ref.CNT_NACKS] == 0, f"counters {c}"
         # The control packet went out before the timeout, so the re-issue sends it again.
         assert len(t.ctrl) >= 2 and t.ctrl[-1][1] == seqs[-1], \
