@@ -483,23 +483,25 @@ class Node:
         resp = await self.write_words(ref.ctrl_addr(word), [value], size=3)
         assert resp == AxiResp.OKAY, f"node {self.id} control word {word} write: {resp}"
 
-    async def submit(self, desc: ref.Descriptor, word_writes: bool = False) -> Transfer:
-        """Write a legal descriptor (expects OKAY) and register it with the checker first
-        (its packets may leave before the B response). word_writes: every word its own
-        8-byte write, in random order within each line (ICD 4 allows it); else one burst."""
+    async def submit(self, desc: ref.Descriptor, style: str = "burst") -> Transfer:
+        """Write a legal descriptor (expects OKAY), registered with the checker first (its
+        packets may leave before the B response); `style` as for write_descriptor."""
         t = self.checker.expect(self.id, desc)
-        resp = await self.write_descriptor(desc, word_writes)
+        resp = await self.write_descriptor(desc, style)
         assert resp == AxiResp.OKAY, f"node {self.id} {desc}: {resp}"
         return t
 
-    async def write_descriptor(self, desc: ref.Descriptor, word_writes: bool = False,
+    async def write_descriptor(self, desc: ref.Descriptor, style: str = "burst",
                                words: Optional[list[int]] = None) -> AxiResp:
-        """Write `words` (default: the descriptor's encoding) at the descriptor's line(s);
-        the worst response of the transactions."""
+        """Write `words` (default: the descriptor's encoding) at the descriptor's line(s), in
+        one of the ways ICD 3/4 allow: "burst" one transaction of 16-byte beats, "burst8" one
+        transaction of 8-byte beats, "words" every word its own 8-byte write, in random order
+        within each line. Returns the worst response."""
         words = desc.words() if words is None else words
         base = ref.desc_addr(desc.page, desc.channel)
-        if not word_writes:
-            return await self.write_words(base, words)
+        if style in ("burst", "burst8"):
+            return await self.write_words(base, words, size=3 if style == "burst8" else None)
+        assert style == "words", style
         worst = AxiResp.OKAY
         for line in range(0, len(words), 4):
             order = list(range(line, line + 4))

@@ -52,19 +52,19 @@ async def test_single_block(dut, notify: bool):
 
 
 @cocotb.test()
-@cocotb.parametrize((("kind", "notify", "word_writes"),
-                     [(ref.KIND_1X, True, False), (ref.KIND_4X, False, True),
-                      (ref.KIND_TID, True, True)]))
-async def test_multi_block(dut, kind: int, notify: bool, word_writes: bool):
+@cocotb.parametrize((("kind", "notify", "style"),
+                     [(ref.KIND_1X, True, "burst"), (ref.KIND_4X, False, "words"),
+                      (ref.KIND_TID, True, "burst8")]))
+async def test_multi_block(dut, kind: int, notify: bool, style: str):
     """Three blocks: the destination starts 0x280 bytes before a 64 KiB boundary, so block 0
     is 0x280 bytes, block 1 a full 64 KiB, block 2 0x1c0 bytes (ICD 5); unipath, multipath
-    and TID-only, with and without notification; descriptors written as one burst or word
-    by word in random order."""
+    and TID-only, with and without notification; descriptors written as a burst of 16-byte
+    beats, word by word in random order, or a burst of 8-byte beats."""
     env, node = await start(dut)
     d = Descriptor(page=3, channel=10, kind=kind, src=SRC | 0x5_0031,
                    dst=DST | (0x3_0000 - 0x280), size=0x280 + 0x10000 + 0x1C0, prio=9,
                    notify=notify, notify_addr=NOTIFY | 0x1000, notify_tag=0xFEED_0000_0000_0003)
-    t = await node.submit(d, word_writes=word_writes)
+    t = await node.submit(d, style)
     assert len(t.blocks) == 3
     await env.wait_done(t, max_cycles=20000)
     await node.expect_counters({
@@ -95,6 +95,35 @@ async def test_inline(dut):
     await node.expect_counters({
         ref.CNT_DESC_ACCEPTED: 3, ref.CNT_INLINE: 3, ref.CNT_CONTROL: 0, ref.CNT_ACKS: 3,
         ref.CNT_DONE: 3, ref.CNT_ACKS_SENT: 3, ref.CNT_NOTIFICATIONS: 0})
+    await env.check_packet_counters()
+
+
+@cocotb.test()
+async def test_edges(dut):
+    """Boundary cases, all at once: a 1-byte transfer into the last byte of a 1 KiB window
+    whose notification record straddles a 4 KiB boundary (two write bursts), a transfer
+    ending exactly at 2^48 (legal: R9 rejects only crossing it), a full 64 KiB block
+    aligned to its boundary (64 packets, multipath, notification), an inline transfer on
+    the last channel pair of the last page; the long descriptor leaves its second channel
+    IDLE."""
+    env, node = await start(dut)
+    descs = [
+        Descriptor(page=0, channel=0, kind=ref.KIND_TID, src=SRC | 0x3F, dst=DST | 0x1_03FF,
+                   size=1, notify=True, notify_addr=NOTIFY | 0x2FFA, notify_tag=0x77),
+        Descriptor(page=0, channel=2, kind=ref.KIND_1X, src=SRC | 0x100,
+                   dst=(NODE << 48) | ((1 << 48) - 100), size=100),
+        Descriptor(page=0, channel=4, kind=ref.KIND_4X, src=SRC | 0x2_0000, dst=DST | 0x10_0000,
+                   size=0x10000, notify=True, notify_addr=NOTIFY | 0x3000, notify_tag=1),
+        Descriptor(page=15, channel=62, kind=ref.KIND_INLINE,
+                   dst=(NODE << 48) | ((1 << 48) - 0x220), size=32, payload=bytes(range(32))),
+    ]
+    transfers = [await node.submit(d) for d in descs]
+    assert await node.status(0, 5) == ref.IDLE
+    for t in transfers:
+        await env.wait_done(t, max_cycles=20000)
+    assert transfers[2].total_packets == 64
+    await node.expect_counters({ref.CNT_DESC_ACCEPTED: 4, ref.CNT_DONE: 4, ref.CNT_BLOCKS: 3,
+                                ref.CNT_NOTIFICATIONS: 2})
     await env.check_packet_counters()
 
 
@@ -204,8 +233,8 @@ async def test_illegal_descriptors(dut):
 @cocotb.test()
 async def test_random_mix(dut):
     """MIX_TRANSFERS random transfers (tb.random_descriptor: every kind, 1 B to 5 KiB, some
-    across a 64 KiB boundary, random notification; descriptors as bursts or shuffled word
-    writes) under random back-pressure on every memory and CPU channel and on both networks,
+    across a 64 KiB boundary, random notification; descriptors as 16- or 8-byte-beat bursts
+    or shuffled word writes) under random back-pressure on every memory and CPU channel and on both networks,
     with random network latency; written back to back, then polled through the 32-channel
     status region (ICD 3) until every one is DONE and checked end to end."""
     env, node = await start(dut)
@@ -216,7 +245,7 @@ async def test_random_mix(dut):
     for i, (page, ch) in enumerate(slots):
         # 16 MiB of destination per transfer: no two share a line
         d = random_descriptor(rng, page, ch, NODE, 1 << 47 | (i + 1) << 24)
-        transfers.append(await node.submit(d, word_writes=rng.random() < 0.3))
+        transfers.append(await node.submit(d, rng.choice(["burst", "burst8", "words"])))
         await ClockCycles(env.clk, rng.randrange(40))
     await env.wait_all_done(transfers)
     await node.expect_counters({ref.CNT_DESC_ACCEPTED: MIX_TRANSFERS,

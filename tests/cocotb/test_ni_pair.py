@@ -81,7 +81,7 @@ async def test_pair_random(dut):
         for node in env.nodes.values():
             i += 1
             d = random_descriptor(rng, page, ch, rng.randrange(2), REGION | i << 24)
-            transfers.append(await node.submit(d, word_writes=rng.random() < 0.2))
+            transfers.append(await node.submit(d, rng.choice(["burst", "burst8", "words"])))
         await ClockCycles(env.clk, rng.randrange(30))
     await env.wait_all_done(transfers)
     assert env.req.fault.hits == 1, "no data packet went from node 1 to node 0"
