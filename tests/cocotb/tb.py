@@ -416,7 +416,8 @@ class WireChecker:
                 lane = next(i for i in range(64) if wb[i] != gb[i])
                 what = "head" if j == 0 else "tail" if j == len(want) - 1 else f"payload beat {j}"
                 raise AssertionError(f"{h}: {what} byte {lane}: expected {wb[lane]:02x}, "
-                                     f"got {gb[lane]:02x}\n  expected {w:0128x}\n  got      {g:0128x}")
+                                     f"got {gb[lane]:02x}\n  expected {w:0128x}\n"
+                                     f"  got      {g:0128x}")
 
 
 # ---- A node: CPU port and memory ----------------------------------------------------------
@@ -673,8 +674,8 @@ def random_descriptor(rng: random.Random, page: int, channel: int, dst_node: int
     across = rng.random() < 0.3
     size = rng.randint(0x400, 0x1400) if across else rng.randint(1, 5000)
     off = 0x10000 - rng.randint(1, 0x400) if across else rng.randrange(0x10000)
-    return ref.Descriptor(page, channel, kind, src=rng.getrandbits(16) << 48 | rng.randrange(1 << 46),
-                          dst=dst | off, size=size, prio=rng.randrange(16),
-                          notify=rng.random() < 0.5,
+    src = rng.getrandbits(16) << 48 | rng.randrange(1 << 46)
+    return ref.Descriptor(page, channel, kind, src=src, dst=dst | off, size=size,
+                          prio=rng.randrange(16), notify=rng.random() < 0.5,
                           notify_addr=region | 0x80_0000 | rng.randrange(0x1000) << 4,
                           notify_tag=rng.getrandbits(64))

@@ -207,7 +207,7 @@ async def test_illegal_descriptors(dut):
     # packets, so it stays BUSY while the second is written.
     env.req.paused = True
     first = await node.submit(Descriptor(page=2, channel=12, kind=ref.KIND_TID, src=SRC | 0x800,
-                                        dst=DST | 0x20_0000, size=512))
+                                         dst=DST | 0x20_0000, size=512))
     assert await node.status(2, 12) == ref.BUSY
     second = Descriptor(page=2, channel=12, kind=ref.KIND_TID, src=SRC | 0x9000,
                         dst=DST | 0x30_0000, size=64)
@@ -220,9 +220,9 @@ async def test_illegal_descriptors(dut):
     # The channels the illegal descriptors used take legal ones (short on 12 and 13, long on
     # 14: a long one on 12 would own line 13 and rightly refuse the descriptor on 13).
     legal = [await node.submit(Descriptor(page=2, channel=ch, kind=ref.KIND_1X,
-                                         src=SRC | (0x4000 * ch), dst=DST | 0x40_0000 | ch << 12,
-                                         size=100 + ch, notify=ch == 14,
-                                         notify_addr=NOTIFY | ch << 4, notify_tag=ch))
+                                          src=SRC | (0x4000 * ch), dst=DST | 0x40_0000 | ch << 12,
+                                          size=100 + ch, notify=ch == 14,
+                                          notify_addr=NOTIFY | ch << 4, notify_tag=ch))
              for ch in (12, 13, 14)]
     for t in legal:
         await env.wait_done(t, max_cycles=3000)
@@ -234,9 +234,10 @@ async def test_illegal_descriptors(dut):
 async def test_random_mix(dut):
     """MIX_TRANSFERS random transfers (tb.random_descriptor: every kind, 1 B to 5 KiB, some
     across a 64 KiB boundary, random notification; descriptors as 16- or 8-byte-beat bursts
-    or shuffled word writes) under random back-pressure on every memory and CPU channel and on both networks,
-    with random network latency; written back to back, then polled through the 32-channel
-    status region (ICD 3) until every one is DONE and checked end to end."""
+    or shuffled word writes) under random back-pressure on every memory and CPU channel and
+    on both networks, with random network latency; written back to back, then polled
+    through the 32-channel status region (ICD 3) until every one is DONE and checked end to
+    end."""
     env, node = await start(dut)
     rng = env.rng
     env.set_backpressure(mem_pct=25, cpu_pct=20, net_pct=25, net_latency=(1, 40))
