@@ -9,6 +9,7 @@
 #   mk/lint.mk      Verilator, slang, FuseSoC and clang-format checks
 #   mk/flows.mk     regressions, synthesis, coverage, mutants, formal, waves
 #   mk/formal.mk    formal proofs (SymbiYosys): make formal, make formal-mutants
+#   mk/cocotb.mk    the cocotb testbench of ni_node: make cocotb
 #
 # Knobs: V=1 (echo commands), TRACE=1 (--trace-fst), COVERAGE=1 (--coverage), JOBS=N.
 # Test knobs (read by the test binaries): LOCKSTEP_CYCLES, LOCKSTEP_SEED.
@@ -21,6 +22,7 @@ include mk/sim.mk
 include mk/lint.mk
 include mk/flows.mk
 include mk/formal.mk
+include mk/cocotb.mk
 include mk/slurm.mk
 
 -include $(CPP_OBJS:.o=.d)

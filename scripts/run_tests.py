@@ -143,6 +143,7 @@ COMMANDS: list[Command] = [
     Command("sim waveforms", [PY, "tests/sim/test_trace.py"]),
     Command("sim functional coverage", [PY, "tests/sim/test_coverage.py"]),
     Command("slurm cluster regression", [PY, "tests/slurm/test_slurm_cluster.py"]),
+    Command("cocotb ni_node", MAKE + ["cocotb"]),
     *_vectors(),
 ]
 
