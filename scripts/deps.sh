@@ -30,6 +30,7 @@ DEB_PKGS=(
   gtkwave            # viewing FST waves
   zlib1g-dev         # FST tracing
   python3-venv       # the project-local venv
+  libpython3.11      # the cocotb testbench (tests/cocotb) embeds the interpreter
   valgrind           # make bench: instruction counts of the simulator (callgrind)
   libcli11-dev       # command-line parsing of ni_sim (CLI11)
   clang-format       # make lint: C++ formatting (.clang-format)

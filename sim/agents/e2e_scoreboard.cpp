@@ -32,7 +32,10 @@ struct E2eScoreboard::Tap : Listener {
 };
 
 E2eScoreboard::E2eScoreboard(std::vector<ni::MemImage*> images)
-    : mem_(std::move(images)), ranges_(mem_.size()), stats_(mem_.size()) {
+    : mem_(std::move(images)),
+      ranges_(mem_.size()),
+      ended_records_(mem_.size()),
+      stats_(mem_.size()) {
   for (unsigned n = 0; n < mem_.size(); ++n) taps_.push_back(std::make_unique<Tap>(*this, n));
 }
 
@@ -84,6 +87,7 @@ void E2eScoreboard::on_node_memwr(unsigned node, const MemWrEvent& e) {
   for (const MemWrEvent::Run& r : e.runs) {
     auto it = m.upper_bound(r.addr);
     const bool inside = it != m.begin() && (--it, r.addr + r.data.size() <= it->second.end);
+    if (!inside && ended_record(node, e.cycle, r)) continue;
     if (!inside) {
       ++stats_[node].stray_writes;
       if (!allow_stray_) {
@@ -104,14 +108,29 @@ void E2eScoreboard::on_node_memwr(unsigned node, const MemWrEvent& e) {
     // already be there (a late duplicate may rewrite data afterwards, the same bytes).
     if (x.notify_writes == 0) x.data_ok_at_notify = first_difference(x) < 0;
     ++x.notify_writes;
-    ++stats_[node].notifications;
-    if (on_notify) {
-      const std::vector<uint8_t> rec = mem_[node]->read(it->first, 16);
-      uint64_t tag = 0;
-      for (unsigned i = 0; i < 8; ++i) tag |= uint64_t{rec[i]} << (8 * i);
-      on_notify(e.cycle, node, it->first, tag, unsigned(rec[12] | (rec[13] << 8)));
-    }
+    record_written(node, e.cycle, it->first);
   }
+}
+
+void E2eScoreboard::record_written(unsigned node, uint64_t cycle, uint64_t addr) {
+  ++stats_[node].notifications;
+  if (!on_notify) return;
+  const std::vector<uint8_t> rec = mem_[node]->read(addr, 16);
+  uint64_t tag = 0;
+  for (unsigned i = 0; i < 8; ++i) tag |= uint64_t{rec[i]} << (8 * i);
+  on_notify(cycle, node, addr, tag, unsigned(rec[12] | (rec[13] << 8)));
+}
+
+bool E2eScoreboard::ended_record(unsigned node, uint64_t cycle, const MemWrEvent::Run& r) {
+  auto& m = ended_records_[node];
+  auto it = m.upper_bound(r.addr);
+  if (it == m.begin() || r.addr + r.data.size() > (--it)->second.end) return false;
+  it->second.bytes += unsigned(r.data.size());
+  if (it->second.bytes >= 16) {
+    it->second.bytes = 0;
+    record_written(node, cycle, it->first);
+  }
+  return true;
 }
 
 long E2eScoreboard::first_difference(const Xfer& x) const {
@@ -197,8 +216,10 @@ void E2eScoreboard::on_finish(unsigned src, unsigned xfer, bool error, uint64_t 
   ranges_[x.dst].erase(dst);
   mem_[x.dst]->forget(dst, d.size);
   if (d.notify && d.is_memory()) {
-    ranges_[x.dst].erase(d.notify_addr & kMask48);
-    mem_[x.dst]->forget(d.notify_addr & kMask48, 16);
+    const uint64_t na = d.notify_addr & kMask48;
+    ranges_[x.dst].erase(na);
+    mem_[x.dst]->forget(na, 16);
+    ended_records_[x.dst][na] = EndedRecord{na + 16};
   }
   xfers_.erase(it);
 }

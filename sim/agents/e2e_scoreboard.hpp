@@ -43,7 +43,8 @@ class E2eScoreboard : public Checker {
   void on_live(unsigned src_node, unsigned xfer, const ni::Descriptor& d, uint64_t cycle);
   void on_finish(unsigned src_node, unsigned xfer, bool error, uint64_t cycle);
   void on_node_memwr(unsigned node, const MemWrEvent& e);
-  // A notification record was written (the log's "notify" event).
+  // A notification record was written into memory (the log's "notify" event): every record,
+  // of a live transfer or of one that has ended.
   std::function<void(uint64_t cycle, unsigned node, uint64_t addr, uint64_t tag, unsigned src)>
       on_notify;
 
@@ -75,18 +76,30 @@ class E2eScoreboard : public Checker {
     uint64_t xfer;
     bool notify;
   };
+  // The notification record of a transfer that has ended: the receive unit may still write
+  // it (a sender that gave up, ERROR; a late duplicate of a control packet), and every record
+  // memory receives is a notify event. No transfer of the run writes there again.
+  struct EndedRecord {
+    uint64_t end;
+    unsigned bytes = 0;  // of the record being written
+  };
   struct Tap;
   void fail(uint64_t cycle, std::string what, std::string detail = "");
   void add_range(unsigned node, uint64_t a, uint64_t n, uint64_t id, bool notify);
   void check_done(const Xfer& x, uint64_t cycle);
+  // A complete record at `addr` of node `node`: counted, and the notify event.
+  void record_written(unsigned node, uint64_t cycle, uint64_t addr);
+  // A write into the record of an ended transfer (false: not one).
+  bool ended_record(unsigned node, uint64_t cycle, const MemWrEvent::Run& r);
   // The first data byte of [dst, dst+size) that differs from the source (-1: none).
   long first_difference(const Xfer& x) const;
   static uint64_t key(unsigned src, unsigned xfer) { return (uint64_t{src} << 16) | xfer; }
 
   std::vector<ni::MemImage*> mem_;
   std::vector<std::unique_ptr<Tap>> taps_;
-  std::vector<std::map<uint64_t, Range>> ranges_;  // per node: start -> range
-  std::map<uint64_t, Xfer> xfers_;                 // live transfers by (src node, wch)
+  std::vector<std::map<uint64_t, Range>> ranges_;               // per node: start -> range
+  std::map<uint64_t, Xfer> xfers_;                              // live transfers by (src node, wch)
+  std::vector<std::map<uint64_t, EndedRecord>> ended_records_;  // per node: address -> record
   std::vector<NodeStats> stats_;
   std::vector<CheckFailure> errors_;
   uint64_t data_mismatches_ = 0;

@@ -5,7 +5,6 @@
 #include <cinttypes>
 #include <cstdio>
 
-
 namespace sim {
 
 namespace {

@@ -29,6 +29,7 @@ Network::Network(std::string name, std::vector<StreamTxPorts> tx, std::vector<St
       port_(rx_.size()),
       sent_by_(tx_.size(), 0),
       delivered_to_(rx_.size(), 0),
+      from_(tx_.size()),
       queued_(rx_.size(), 0) {
   if (opt_.lat_min < 1) opt_.lat_min = 1;
   if (opt_.lat_max < opt_.lat_min) opt_.lat_max = opt_.lat_min;
@@ -116,6 +117,7 @@ void Network::sample(uint64_t cycle) {
       ni::WirePacket p = std::move(asm_[i]);
       asm_[i] = ni::WirePacket{};
       ++sent_by_[i];
+      ++from_[i].sent;
       ++counts_.sent;
       if (on_tx) on_tx(unsigned(i), p, cycle);
       route(unsigned(i), std::move(p), cycle);
@@ -148,6 +150,7 @@ void Network::route(unsigned from, ni::WirePacket p, uint64_t cycle) {
   NetEvent ev{cycle, NetEvent::Action::Deliver, from, h.dst_node(), h.kind, h.tid, h.seq};
   if (h.dst_node() >= rx_.size()) {
     ++counts_.no_node;
+    if (from < from_.size()) ++from_[from].no_node;
     emit(ev, NetEvent::Action::Drop, cycle);
     return;
   }
@@ -164,12 +167,14 @@ void Network::route(unsigned from, ni::WirePacket p, uint64_t cycle) {
   }
   if (drop) {
     ++counts_.dropped;
+    if (from < from_.size()) ++from_[from].dropped;
     emit(ev, NetEvent::Action::Drop, cycle);
     return;
   }
   const unsigned copies = dup ? 2 : 1;
   if (dup) {
     ++counts_.duplicated;
+    if (from < from_.size()) ++from_[from].duplicated;
     emit(ev, NetEvent::Action::Dup, cycle);
   }
   for (unsigned c = 0; c < copies; ++c) {
@@ -185,6 +190,7 @@ void Network::route(unsigned from, ni::WirePacket p, uint64_t cycle) {
       const unsigned bit = unsigned(rng_.range(0, 511));
       f.pkt.beats[beat][bit / 64] ^= uint64_t{1} << (bit % 64);
       ++counts_.corrupted;
+      if (from < from_.size()) ++from_[from].corrupted;
       emit(ev, NetEvent::Action::Corrupt, cycle);
     }
     const uint64_t at = cycle + rng_.range(opt_.lat_min, opt_.lat_max);

@@ -87,6 +87,9 @@ class Network : public Component {
     uint64_t full_stalls = 0;  // cycles a tx head waited for a full destination
   };
   const Counts& counts() const { return counts_; }
+  // The same, of the packets node `node` sent (sent, dropped, no_node, corrupted, duplicated;
+  // the rest stay 0): the faults injected into its traffic (ICD 15 report, per node).
+  const Counts& counts_from(unsigned node) const { return from_[node]; }
   // Per node: packets taken from its tx port / handed to its rx port.
   uint64_t sent_by(unsigned node) const { return sent_by_[node]; }
   uint64_t delivered_to(unsigned node) const { return delivered_to_[node]; }
@@ -118,6 +121,7 @@ class Network : public Component {
   std::vector<RxPort> port_;
   std::vector<NetFault> armed_;
   std::vector<uint64_t> sent_by_, delivered_to_;
+  std::vector<Counts> from_;  // per sending node
   uint64_t order_ = 0;
   Counts counts_;
   std::vector<std::size_t> queued_;  // per destination: packets routed, not yet delivered

@@ -70,9 +70,9 @@ struct MemWrEvent {
     std::vector<uint8_t> data;
   };
   uint64_t cycle;
-  uint64_t awaddr;  // the burst's address
-  uint64_t addr;    // the lowest strobed byte
-  uint64_t bytes;   // strobed bytes
+  uint64_t awaddr;        // the burst's address
+  uint64_t addr;          // the lowest strobed byte
+  uint64_t bytes;         // strobed bytes
   std::vector<Run> runs;  // the strobed bytes, in address order, as contiguous runs
 };
 // qos_engine's trace port (qos_trace_t) and port handshake bits, sampled every cycle.

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <set>
 
+#include "ref_model/common/addr_map.hpp"
 #include "ref_model/qos/descriptor_write_model.hpp"
 
 namespace sim {
@@ -551,6 +552,16 @@ Scenario parse_scenario(const json& j, const std::string& where,
     sc.events.push_back(std::move(ev));
   }
   return sc;
+}
+
+bool writes_ctrl_regs(const Scenario& sc, unsigned node) {
+  for (const ScenarioEvent& e : sc.events) {
+    if (e.op == ScenarioEvent::Op::Write && e.node == node &&
+        ((e.write.addr >> 16) & 0xF) == ni::RegionCtrl) {
+      return true;
+    }
+  }
+  return false;
 }
 
 void check_scenario_nodes(const Scenario& sc, unsigned nodes) {

@@ -83,6 +83,11 @@ Scenario parse_scenario(const nlohmann::json& j, const std::string& where,
 // engine-port ops ("ack", "stall", "responder") do not apply. Errors name file, event, field.
 void check_scenario_nodes(const Scenario& sc, unsigned nodes);
 
+// True when the scenario writes node `node`'s control registers itself (a write event into
+// the control region, ICD 3): a recorded run's events carry the configuration's register
+// writes, so the harness does not write them again from "config".
+bool writes_ctrl_regs(const Scenario& sc, unsigned node);
+
 // Plays a scenario: hands each event to its port at its cycle (AXI transactions to the
 // master, acks and responder changes to the responder, stalls to the stall injectors) and
 // checks the expectations it carries.

@@ -3,7 +3,6 @@
 // on a network (--nodes N) against the golden models. Command line, log and report formats:
 // ICD sections 9 and 15; `ni_sim --help` lists the flags.
 #include <CLI/CLI.hpp>
-#include <algorithm>
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
@@ -13,7 +12,6 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "sim/core/scenario.hpp"
@@ -54,7 +52,7 @@ struct Cli {
   uint64_t trace_window = 0;
   bool quiet = false;
   bool profile = false;
-  unsigned threads = 0;  // 0: one per core, at most one per node
+  unsigned threads = 1;
   std::vector<std::string> argv;
 };
 
@@ -106,8 +104,8 @@ Cli parse(int argc, char** argv) {
   app.add_option("--code-coverage", c.code_coverage,
                  "write Verilator's line/toggle coverage (binaries built with COVERAGE=1)");
   app.add_option("--threads", c.threads,
-                 "with --nodes N: evaluate the nodes on this many threads (default: one per "
-                 "core, at most N); the run is the same, byte for byte, for every count")
+                 "with --nodes N: evaluate the nodes on this many threads (default 1, at most "
+                 "N); the run is the same, byte for byte, for every count")
       ->check(CLI::Range(1u, 64u));
   app.add_flag("--profile", c.profile,
                "with --nodes N: at the end, print where the wall time went (models' eval, test "
@@ -291,7 +289,7 @@ int run_nodes(const Cli& cli, const sim::SimConfig& cfg, const sim::Scenario* sc
   opt.log_path = cli.log;
   opt.progress = sim::Progress::mode_for_stderr(cli.quiet);
   opt.profile = cli.profile;
-  opt.threads = cli.threads != 0 ? cli.threads : std::max(1u, std::thread::hardware_concurrency());
+  opt.threads = cli.threads;
   if (!cli.trace.empty() && !cli.have_trace_window) opt.trace_path = cli.trace;
   sim::RunResult r;
   nlohmann::json report;

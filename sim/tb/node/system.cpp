@@ -472,9 +472,11 @@ std::vector<std::string> NodeSystem::Impl::balance() const {
       expect(n, kMisrouted, 0, "fault-free network");
       expect(n, kNoContext, 0, "nothing to retransmit a dropped packet");
       expect(n, kStale, 0, "fault-free network");
-      expect(n, kNotifications, e2e->node_stats(n.id).notifications,
-             "notification records written into its memory");
     }
+    // Every record the memory received, of a live transfer or of one that had ended (a
+    // sender that gave up; a late duplicate of a control packet).
+    expect(n, kNotifications, e2e->node_stats(n.id).notifications,
+           "notification records written into its memory");
   }
   return p;
 }
@@ -669,11 +671,12 @@ RunResult NodeSystem::run() {
   Impl& s = *impl_;
   RunResult r;
   s.ctrl->reset(4);
-  // The configuration's control registers, before any descriptor (ICD 15 "retx").
-  // Not recorded: the configuration is (a replay writes them again).
+  // The configuration's control registers, before any descriptor (ICD 15 "retx"): CPU
+  // transactions like any other, so recorded; a scenario that writes them itself (a recorded
+  // run) is not given them again.
   const RetxConfig& rc = s.opt.cfg.retx;
-  s.recording = false;
   for (auto& n : s.nodes) {
+    if (s.opt.scenario != nullptr && writes_ctrl_regs(*s.opt.scenario, n->id)) continue;
     auto reg = [&](unsigned word, uint64_t v) {
       AxiWrite w;
       w.addr = ni::ctrl_addr(word);
@@ -685,7 +688,6 @@ RunResult NodeSystem::run() {
     if (rc.max_retries) reg(1, *rc.max_retries);
     if (rc.rx_idle) reg(2, *rc.rx_idle);
   }
-  s.recording = true;
   s.ctrl->run_until(
       [&s] {
         for (const auto& n : s.nodes) {
@@ -743,9 +745,33 @@ RunResult NodeSystem::run() {
   return r;
 }
 
+namespace {
+// Per-kind latency summaries (ICD 9: cycles from a transfer going live to its DONE/ERROR).
+nlohmann::json latency_json(const std::array<ni::LatencyStats, 4>& lat) {
+  nlohmann::json j;
+  for (unsigned k = 0; k < 4; ++k) {
+    const ni::LatencyStats& s = lat[k];
+    j[ni::to_string(ni::Kind(k))] = {{"count", s.count},
+                                     {"min", s.count ? s.min : 0},
+                                     {"mean", s.count ? double(s.sum) / double(s.count) : 0.0},
+                                     {"max", s.max}};
+  }
+  return j;
+}
+
+// The faults a network injected into one node's packets (ICD 15 report, per node).
+nlohmann::json faults_json(const Network::Counts& c) {
+  return {{"dropped", c.dropped},
+          {"dropped_no_node", c.no_node},
+          {"corrupted", c.corrupted},
+          {"duplicated", c.duplicated}};
+}
+}  // namespace
+
 nlohmann::json NodeSystem::report(const RunResult& r) const {
   const Impl& s = *impl_;
   nlohmann::json j;
+  std::array<ni::LatencyStats, 4> lat_all{};
   uint64_t done = 0, err = 0, live = 0, blocks = 0, pkts = 0, bytes = 0;
   nlohmann::json per = nlohmann::json::array();
   for (const auto& np : s.nodes) {
@@ -760,6 +786,15 @@ nlohmann::json NodeSystem::report(const RunResult& r) const {
     bytes += es.bytes_delivered;
     nlohmann::json c;
     for (unsigned i = 0; i < ni::NumNodeStats; ++i) c[kCounterNames[i]] = n.counters[i];
+    for (unsigned k = 0; k < 4; ++k) {
+      const ni::LatencyStats& l = m.latency()[k];
+      ni::LatencyStats& a = lat_all[k];
+      if (l.count == 0) continue;
+      a.min = a.count ? std::min(a.min, l.min) : l.min;
+      a.max = std::max(a.max, l.max);
+      a.sum += l.sum;
+      a.count += l.count;
+    }
     per.push_back({{"node", n.id},
                    {"transfers", m.transfers_live()},
                    {"completed", m.transfers_done()},
@@ -780,6 +815,10 @@ nlohmann::json NodeSystem::report(const RunResult& r) const {
                      {"stale_or_dup", n.counters[kStale]},
                      {"misrouted", n.counters[kMisrouted]}}},
                    {"notifications", n.counters[kNotifications]},
+                   {"faults_injected",
+                    {{"req", faults_json(s.req->counts_from(n.id))},
+                     {"rsp", faults_json(s.rsp->counts_from(n.id))}}},
+                   {"latency_cycles", latency_json(m.latency())},
                    {"stray_writes", es.stray_writes},
                    {"memory", {{"reads", n.mem->reads()}, {"writes", n.mem->writes()}}},
                    {"counters", c}});
@@ -807,6 +846,7 @@ nlohmann::json NodeSystem::report(const RunResult& r) const {
   j["packets"] = pkts;
   j["bytes_delivered"] = bytes;
   j["goodput_bytes_per_cycle"] = r.cycles ? double(bytes) / double(r.cycles) : 0.0;
+  j["latency_cycles"] = latency_json(lat_all);
   j["faults_injected"] = {{"req", net(*s.req)}, {"rsp", net(*s.rsp)}};
   j["per_node"] = per;
   j["config"] = s.opt.cfg.to_json();

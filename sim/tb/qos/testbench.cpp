@@ -128,10 +128,11 @@ uint64_t Testbench::cycle() const { return ctrl_->cycle(); }
 void Testbench::start() {
   ctrl_->reset(4);
   // The configuration's control registers (ICD 15 "retx", also valid for the engine alone:
-  // timeout and MaxRetries; RxIdle exists only in ni_node), before any descriptor. Not
-  // recorded: the configuration is, and a replay writes them again.
+  // timeout and MaxRetries; RxIdle exists only in ni_node), before any descriptor: CPU
+  // transactions like any other, so recorded; a scenario that writes them itself (a
+  // recorded run) is not given them again.
   const RetxConfig& rc = opt_.cfg.retx;
-  recording_ = false;
+  const bool own = opt_.scenario != nullptr && writes_ctrl_regs(*opt_.scenario, 0);
   auto reg = [this](unsigned word, uint64_t v) {
     AxiWrite w;
     w.addr = ni::ctrl_addr(word);
@@ -139,9 +140,8 @@ void Testbench::start() {
     w.beats.push_back(AxiBeat{v, 0, 0x00FF, true});
     axi_->write(std::move(w));
   };
-  if (rc.timeout) reg(0, *rc.timeout);
-  if (rc.max_retries) reg(1, *rc.max_retries);
-  recording_ = true;
+  if (rc.timeout && !own) reg(0, *rc.timeout);
+  if (rc.max_retries && !own) reg(1, *rc.max_retries);
   ctrl_->run_until([this] { return bool(*dut_->ports().init_done); }, 10000);
   start_wall_ = now_seconds();
   progress_ = Progress(opt_.progress, "engine");
