@@ -27,7 +27,7 @@ include mk/slurm.mk
 
 -include $(CPP_OBJS:.o=.d)
 
-.PHONY: all deps sim test clean distclean help
+.PHONY: all deps sim smoke test nightly clean distclean help
 
 ## all: build every library, test binary, build/ni_sim and the benchmark binaries
 all: $(REF_LIB) $(TEST_BINS) $(SIM_BIN) $(BENCH_BIN) $(UNIT_BENCH_BIN)
@@ -39,9 +39,21 @@ deps:
 ## sim: build build/ni_sim (sim/ + verilated qos_engine and ni_node + libref_model.a)
 sim: $(SIM_BIN)
 
-## test: build all, run every test (scripts/run_tests.py); last line "N passed, N failed"
+## smoke: build all, then a few fast checks (under 2 minutes once built): a random run of the
+##        engine and of 2 nodes, two vectors, the golden models' and agents' unit tests
+smoke: all | deps
+	$(Q)$(PYTHON) scripts/run_tests.py --tier smoke --catch2 $(TEST_BINS)
+
+## test: build all, run the CI tier of tests/testplan.json (scripts/run_tests.py): lint,
+##       formal, random runs, vectors, every Catch2 binary, cocotb; last line "N passed, N
+##       failed". Tests that start system daemons (the Slurm cluster) run only with CI=1.
 test: all | deps
-	$(Q)$(PYTHON) scripts/run_tests.py --catch2 $(TEST_BINS)
+	$(Q)$(PYTHON) scripts/run_tests.py --tier test --catch2 $(TEST_BINS)
+
+## nightly: the test tier and the long runs: every seed sweep of the plan, mutants, formal
+##          mutants, the Slurm cluster (hours; results under build/nightly/)
+nightly: all | deps
+	$(Q)$(PYTHON) scripts/run_tests.py --tier nightly --catch2 $(TEST_BINS)
 
 ## clean: remove build/ (the venv .venv stays; `make distclean` removes it too)
 clean:

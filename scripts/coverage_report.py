@@ -37,31 +37,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 TOP_NAME = "qos_engine"
 
-# Random runs of the coverage regression: (name, config or None, seed). Each runs
-# --transfers transfers (default 4000). The cov_* configs are the stimulus added for
-# coverage closure (queues and ID FIFOs at their edges, back-pressure, NACK paths).
-RUNS = [
-    ("default", None, 1),
-    ("default", None, 2),
-    ("regress", "sim/configs/regress.json", 3),
-    ("regress", "sim/configs/regress.json", 4),
-    ("heavy_reorder", "sim/configs/heavy_reorder.json", 5),
-    ("heavy_reorder", "sim/configs/heavy_reorder.json", 6),
-    ("heavy_stall", "sim/configs/heavy_stall.json", 7),
-    ("heavy_stall", "sim/configs/heavy_stall.json", 8),
-    ("heavy_illegal", "sim/configs/heavy_illegal.json", 9),
-    ("heavy_illegal", "sim/configs/heavy_illegal.json", 10),
-    ("cov_tids", "sim/configs/cov_tids.json", 11),
-    ("cov_ids", "sim/configs/cov_ids.json", 12),
-    ("cov_backpressure", "sim/configs/cov_backpressure.json", 13),
-    ("cov_backpressure", "sim/configs/cov_backpressure.json", 14),
-    ("cov_have_queues", "sim/configs/cov_have_queues.json", 15),
-    # the full NI (ICD 15; the configs set "nodes"): send/receive units and the network
-    ("cov_ni_small", "sim/configs/cov_ni_small.json", 16),
-    ("cov_ni_small", "sim/configs/cov_ni_small.json", 17),
-    ("ni_dup", "sim/configs/ni_dup.json", 18),
-    ("ni_faults", "sim/configs/regress_faults.json", 19),
-]
+# Random runs of the coverage regression: the runs of set "coverage" of the test plan
+# (tests/testplan.json), each with --transfers transfers (default 4000). The cov_* configs
+# are the stimulus added for coverage closure (queues and ID FIFOs at their edges,
+# back-pressure, NACK paths); the full-NI configs set "nodes".
+sys.path.insert(0, str(ROOT / "scripts"))
+import testplan  # noqa: E402
+RUNS = [(r["name"], r.get("config"), r["seed"]) for r in testplan.runs(testplan.load(), "coverage")]
 
 
 # ------------------------------------------------------------------------------------------------

@@ -3,9 +3,9 @@
 """Mutation testing of the verification environment: apply deliberate RTL bugs one at a time
 (in a scratch copy of the sources under build/mutants/NAME/), rebuild build/ni_sim there with
 the project's Makefile, and run
-the default simulation checks of `make test` (random runs with the default and heavy configs,
-full-NI runs on 2 nodes, and the directed scenarios in vectors/). Every mutant must be killed
-(some check fails).
+the checks of set "mutants" of the test plan tests/testplan.json (random runs with the default,
+heavy and retransmission configs, full-NI runs on 2 nodes) and the directed scenarios in
+vectors/. Every mutant must be killed (some check fails).
 
 Usage: mutants.py [-k NAME] [--list]
 Not part of CI (each mutant is a full build of ni_sim: a few minutes).
@@ -22,6 +22,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 BUILD = ROOT / "build" / "mutants"
+sys.path.insert(0, str(ROOT / "scripts"))
+import testplan  # noqa: E402  (tests/testplan.json)
 
 # (name, file, original text, mutated text, what the bug is)
 MUTANTS = [
@@ -154,19 +156,9 @@ MUTANTS = [
      "the read side joins the next block's lines to the run even when they do not follow on"),
 ]
 
-CHECKS = [
-    ["--seed", "1", "--transfers", "2000"],
-    ["--seed", "3", "--transfers", "2000", "--config", "sim/configs/regress.json"],
-    ["--seed", "5", "--transfers", "2000", "--config", "sim/configs/heavy_reorder.json"],
-    ["--seed", "7", "--transfers", "2000", "--config", "sim/configs/heavy_stall.json"],
-    ["--seed", "9", "--transfers", "2000", "--config", "sim/configs/heavy_illegal.json"],
-    # retransmission: timeouts, NACK storms, lost and late responses; retries running out
-    ["--seed", "12", "--transfers", "2000", "--config", "sim/configs/retx_faults.json"],
-    ["--seed", "14", "--transfers", "2000", "--config", "sim/configs/retx_errors.json"],
-    # the full NI: 2 nodes, and a network that duplicates packets
-    ["--seed", "1", "--transfers", "300", "--config", "sim/configs/regress_ni.json"],
-    ["--seed", "5", "--transfers", "200", "--config", "sim/configs/ni_dup.json"],
-]
+# The checks every mutant must fail: the random runs of set "mutants" of the test plan
+# (tests/testplan.json), then every directed scenario in vectors/.
+CHECKS = [testplan.run_args(r) for r in testplan.runs(testplan.load(), "mutants")]
 
 
 def sh(argv, cwd=ROOT, log=None):

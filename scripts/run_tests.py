@@ -1,20 +1,26 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-"""Run every test of the project (what `make test` runs after building).
+"""Run a tier of the project's tests (make smoke, make test, make nightly) from the test
+plan tests/testplan.json (scripts/testplan.py).
 
 Tests are of two kinds:
-  * commands (COMMANDS below): one test each, passed when the command exits 0;
+  * commands (the plan's commands, random runs, vectors and seed sweeps of the tier): one
+    test each, passed when the command exits 0;
   * Catch2 binaries (every executable matching CATCH2_GLOBS): each test case counts as one
     test, read from the binary's JUnit report (build/test-results/<binary>.xml).
 
-Output: one line per test (per command or binary), the output of whatever failed, and as
-the very last line `N passed, N failed`. Exit status 0 only when nothing failed.
+Output: one line per test as it finishes (with its time), the output of whatever failed,
+the ten slowest tests, the plan's tests not run here (ci_only ones outside CI: they start
+system daemons; CI=1 runs them), and as the very last line `N passed, N failed`. Every
+test's time is kept in build/test-results/make-<tier>.xml (JUnit). Exit status 0 only when
+nothing failed.
 
-To register a test: add a Command to COMMANDS, or put a Catch2 binary where CATCH2_GLOBS
-finds it (the Makefile's CATCH_TB does: build/tests/).
+To register a test: add it to tests/testplan.json, or put a Catch2 binary where
+CATCH2_GLOBS finds it (the Makefile's CATCH_TB does: build/tests/).
 
-Options: -j N (parallel jobs, default 2), -k SUBSTRING (only tests whose name contains it,
-repeatable), -v (print every test's output). Environment: RUN_TESTS_TIMEOUT (seconds per
+Options: --tier smoke|test|nightly (default test), -j N (parallel jobs, default 2),
+-k SUBSTRING (only tests whose name contains it, repeatable), -v (print every test's
+output). Environment: CI (set: the ci_only tests run too), RUN_TESTS_TIMEOUT (seconds per
 test, default 1800); LOCKSTEP_CYCLES / LOCKSTEP_SEED reach the binaries unchanged.
 """
 
@@ -32,6 +38,9 @@ import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Callable, Optional
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import testplan  # noqa: E402  (scripts/testplan.py: tests/testplan.json)
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "build" / "test-results"
@@ -52,74 +61,18 @@ def _make_overrides() -> list[str]:
 
 MAKE = ["make", "-s", "--no-print-directory"] + _make_overrides()
 
+PY = sys.executable
 NI_SIM = "build/ni_sim"
 # The runner keeps two tests at a time on the machine's cores: one simulator thread each.
 NI_SIM_ONE_THREAD = [NI_SIM, "--threads", "1"]
-PY = sys.executable
-
-# Short random runs of the whole engine against the golden model: (name, seed, config).
-# Each is 2000 transfers; the heavy configs stress reordering, back-pressure and illegal
-# writes. `make regress` is the 100K-transfer version.
-SIM_RUNS = [
-    ("default", 1, None),
-    ("default", 2, None),
-    ("regress-mix", 3, "sim/configs/regress.json"),
-    ("regress-mix", 4, "sim/configs/regress.json"),
-    ("heavy-reorder", 5, "sim/configs/heavy_reorder.json"),
-    ("heavy-reorder", 6, "sim/configs/heavy_reorder.json"),
-    ("heavy-stall", 7, "sim/configs/heavy_stall.json"),
-    ("heavy-stall", 8, "sim/configs/heavy_stall.json"),
-    ("heavy-illegal", 9, "sim/configs/heavy_illegal.json"),
-    ("heavy-illegal", 10, "sim/configs/heavy_illegal.json"),
-    # coverage-closure stimulus (scripts/coverage_report.py): ID FIFOs empty and deep no-ID
-    # queues; back-pressure filling the packet queue, stage 3 and the finish FIFO, NACKs
-    ("cov-tids", 11, "sim/configs/cov_tids.json"),
-    ("cov-backpressure", 1, "sim/configs/cov_backpressure.json"),
-    # retransmission (ICD 14): lost, late and NACK-storm responses with a timeout; and with
-    # MaxRetries 1 under heavy faults, transfers ending ERROR cleanly
-    ("retx-faults", 12, "sim/configs/retx_faults.json"),
-    ("retx-faults", 13, "sim/configs/retx_faults.json"),
-    ("retx-errors", 14, "sim/configs/retx_errors.json"),
-]
 
 
-# Short random runs of the full NI (ICD 15): (name, seed, config, nodes, transfers). The
-# regression's configuration on 2 nodes, a loopback node, and 3 nodes under heavy latency and
-# back-pressure everywhere. `make regress` is the 100K-transfer version of the first.
-NI_RUNS = [
-    ("ni-regress", 1, "sim/configs/regress_ni.json", 2, 400),
-    ("ni-regress", 2, "sim/configs/regress_ni.json", 2, 400),
-    ("ni-loopback", 3, "sim/configs/regress_ni.json", 1, 300),
-    ("ni-heavy", 4, "sim/configs/ni_heavy.json", 3, 300),
-    ("ni-dup", 5, "sim/configs/ni_dup.json", 2, 300),
-    # retransmission under faults (issue 15): drop/corrupt/dup on both networks, every transfer
-    # DONE with its data; and a high fault rate with MaxRetries 1: ERROR endings, every ID back
-    ("ni-faults", 6, "sim/configs/regress_faults.json", 2, 120),
-    ("ni-faults", 7, "sim/configs/regress_faults.json", 2, 120),
-    ("ni-giveup", 8, "sim/configs/faults_giveup.json", 2, 150),
-    ("ni-giveup", 9, "sim/configs/faults_giveup.json", 2, 150),
-]
-
-
-def _sim_run(name: str, seed: int, cfg: Optional[str]) -> Command:
-    argv = NI_SIM_ONE_THREAD + ["--quiet", "--seed", str(seed), "--transfers", "2000"]
-    if cfg:
-        argv += ["--config", cfg]
-    return Command(f"sim {name} seed {seed}", argv)
-
-
-def _ni_run(name: str, seed: int, cfg: str, nodes: int, transfers: int) -> Command:
-    return Command(f"sim {name} {nodes} node(s) seed {seed}",
-                   NI_SIM_ONE_THREAD + ["--quiet", "--seed", str(seed), "--transfers", str(transfers),
-                    "--config", cfg, "--nodes", str(nodes)])
-
-
-def _vectors() -> list[Command]:
-    """Every directed scenario in vectors/ is replayed and must pass."""
-    return [Command(f"vector {Path(v).stem}",
-                    NI_SIM_ONE_THREAD + ["--quiet", "--scenario", str(Path(v).relative_to(ROOT))],
-                    )
-            for v in sorted(glob.glob(str(ROOT / "vectors" / "*.json")))]
+def _argv(a: list[str]) -> list[str]:
+    """A test plan argv: @MAKE and @PY stand for the make and Python of this run."""
+    out: list[str] = []
+    for x in a:
+        out += MAKE if x == "@MAKE" else [PY] if x == "@PY" else [x]
+    return out
 
 
 def _formal() -> list[Command]:
@@ -129,23 +82,40 @@ def _formal() -> list[Command]:
             for p in sorted((ROOT / "tests" / "formal").glob("*.sby"))]
 
 
-# (name, command) entries: add new command tests here.
-COMMANDS: list[Command] = [
-    Command("lint", MAKE + ["lint"]),
-    Command("fusesoc-lint", MAKE + ["fusesoc-lint"]),
-    *_formal(),
-    *[_sim_run(n, s, c) for n, s, c in SIM_RUNS],
-    *[_ni_run(*r) for r in NI_RUNS],
-    Command("sim record/replay identity", [PY, "tests/sim/test_replay.py"]),
-    Command("sim input errors", [PY, "tests/sim/test_input_errors.py"]),
-    Command("sim threads identity", [PY, "tests/sim/test_threads.py"]),
-    Command("sim capture import", [PY, "tests/sim/test_capture.py"]),
-    Command("sim waveforms", [PY, "tests/sim/test_trace.py"]),
-    Command("sim functional coverage", [PY, "tests/sim/test_coverage.py"]),
-    Command("slurm cluster regression", [PY, "tests/slurm/test_slurm_cluster.py"]),
-    Command("cocotb ni_node", MAKE + ["cocotb"]),
-    *_vectors(),
-]
+def _vectors(names: Optional[list[str]]) -> list[Command]:
+    """The directed scenarios in vectors/ (all, or those named), each replayed; must pass."""
+    return [Command(f"vector {Path(v).stem}",
+                    NI_SIM_ONE_THREAD + ["--quiet", "--scenario", str(Path(v).relative_to(ROOT))])
+            for v in sorted(glob.glob(str(ROOT / "vectors" / "*.json")))
+            if names is None or Path(v).stem in names]
+
+
+def plan_commands(plan: dict, tier: str, ci: bool) -> tuple[list[Command], list[str]]:
+    """The command tests of a tier (tests/testplan.json), and the names of those not run here
+    (ci_only outside CI)."""
+    cmds: list[Command] = []
+    not_run: list[str] = []
+    for c in testplan.commands(plan, tier):
+        if c.get("ci_only") and not ci and tier != "nightly":
+            not_run.append(c["name"])
+            continue
+        cmds += _formal() if c.get("formal") else [Command(c["name"], _argv(c["argv"]))]
+    for r in testplan.runs(plan, tier):
+        cmds.append(Command(testplan.run_name(r),
+                            NI_SIM_ONE_THREAD + ["--quiet"] + testplan.run_args(r)))
+    v = plan.get("vectors", {})
+    if tier in v.get("tiers", []):
+        cmds += _vectors(None)
+    elif tier == "smoke":
+        cmds += _vectors(v.get("smoke", []))
+    for sw in testplan.seed_sweeps(plan, tier):
+        slug = "".join(ch if ch.isalnum() else "-" for ch in sw["name"]).strip("-")
+        cmds.append(Command(f"seeds {sw['seeds']}: {sw['name']}",
+                            [PY, "scripts/regress_seeds.py", "--seeds", sw["seeds"], "-j", "1",
+                             "--transfers", str(sw["transfers"]), "--config", sw["config"],
+                             "--no-coverage", "--results", f"build/nightly/{slug}"]))
+    return cmds, not_run
+
 
 # Every executable file matching these globs (relative to the repository root) is a Catch2
 # binary run with the JUnit reporter.
@@ -274,39 +244,74 @@ def catch2_binaries(expected: list[str]) -> list[Path]:
     return sorted(found)
 
 
+def write_junit(results: list[Result], tier: str, path: Path) -> None:
+    """One JUnit file of the whole run: every test with its time (a Catch2 binary counts as
+    one entry here; its own report has its cases)."""
+    suite = ET.Element("testsuite", name=f"make {tier}", tests=str(len(results)),
+                       failures=str(sum(1 for r in results if r.failed)),
+                       time=f"{sum(r.seconds for r in results):.1f}")
+    for r in results:
+        case = ET.SubElement(suite, "testcase", name=r.name, classname=tier, time=f"{r.seconds:.2f}")
+        if r.failed:
+            f = ET.SubElement(case, "failure", message=r.summary or "failed")
+            f.text = r.details[-20000:]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    ET.ElementTree(suite).write(path, encoding="unicode")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--tier", choices=testplan.TIERS, default="test",
+                    help="smoke, test (default) or nightly (tests/testplan.json)")
     ap.add_argument("-j", "--jobs", type=int, default=int(os.environ.get("RUN_TESTS_JOBS", 2)))
     ap.add_argument("-k", "--filter", action="append", default=[])
     ap.add_argument("-v", "--verbose", action="store_true")
     ap.add_argument("--catch2", nargs="*", default=[],
                     help="Catch2 binaries the build declares; a missing one is a failure")
     args = ap.parse_args()
+    try:
+        plan = testplan.load()
+    except testplan.PlanError as e:
+        print(f"run_tests: {e}", file=sys.stderr)
+        return 2
+    ci = bool(os.environ.get("CI"))
 
     def selected(name: str) -> bool:
         return not args.filter or any(f in name for f in args.filter)
 
+    cmds, not_run = plan_commands(plan, args.tier, ci)
     jobs: list[tuple[str, Callable[[], Result]]] = []
-    for cmd in COMMANDS:
+    for cmd in cmds:
         if selected(cmd.name):
             jobs.append((cmd.name, lambda c=cmd: run_command(c)))
-    for b in catch2_binaries(args.catch2):
-        if selected(b.name):
-            jobs.append((b.name, lambda b=b: run_catch2(b)))
+    c2 = plan.get("catch2", {})
+    if args.tier in c2.get("tiers", []) or args.tier == "smoke":
+        for b in catch2_binaries(args.catch2):
+            if args.tier == "smoke" and b.name not in c2.get("smoke", []):
+                continue
+            if selected(b.name):
+                jobs.append((b.name, lambda b=b: run_catch2(b)))
 
+    print(f"make {args.tier}: {len(jobs)} tests, {args.jobs} at a time", flush=True)
+    results: list[Result] = []
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         futures = [pool.submit(fn) for _, fn in jobs]
-        results = [f.result() for f in futures]
+        for f in concurrent.futures.as_completed(futures):
+            r = f.result()
+            results.append(r)
+            status = "FAIL" if r.failed else "PASS"
+            extra = f" ({r.summary})" if r.summary else ""
+            print(f"{status}  {r.name}{extra}  [{r.seconds:.1f} s]", flush=True)
+            if r.failed or args.verbose:
+                print("\n".join("    " + line for line in r.details.splitlines()), flush=True)
 
-    passed = failed = 0
-    for r in results:
-        passed += r.passed
-        failed += r.failed
-        status = "FAIL" if r.failed else "PASS"
-        extra = f" ({r.summary})" if r.summary else ""
-        print(f"{status}  {r.name}{extra}  [{r.seconds:.1f} s]")
-        if r.failed or args.verbose:
-            print("\n".join("    " + line for line in r.details.splitlines()))
+    write_junit(results, args.tier, RESULTS / f"make-{args.tier}.xml")
+    slow = sorted(results, key=lambda r: -r.seconds)[:10]
+    print(f"slowest: " + ", ".join(f"{r.name} {r.seconds:.0f} s" for r in slow))
+    for name in not_run:
+        print(f"not run here: {name} (starts system daemons; CI runs it: CI=1 make test)")
+    passed = sum(r.passed for r in results)
+    failed = sum(r.failed for r in results)
     print(f"{passed} passed, {failed} failed")
     sys.stdout.flush()
     return 1 if failed else 0
