@@ -260,7 +260,8 @@ def check_paths(all_pages: list[Page], top: set[str], basenames: set[str]) -> Ch
                     count += 1
                     if not exists(tok):
                         c.problems.append(f"{page.rel}:{no}: {tok} does not exist")
-                elif is_span and len(tokens) == 1 and "/" not in tok and tok.endswith(EXTENSIONS):
+                elif (is_span and len(tokens) == 1 and "/" not in tok and not tok.startswith(".")
+                      and tok.endswith(EXTENSIONS)):
                     count += 1
                     pats = [as_glob(p) for p in braces(tok)]
                     if not all(any(fnmatch.fnmatch(b, p) for b in basenames) for p in pats):
@@ -278,7 +279,8 @@ SNAKE_RE = re.compile(r"^[a-z][a-z0-9]*(?:_[a-z0-9*]*)+$|^[a-z][a-z0-9]*_$")
 
 
 def source_words(files: list[str]) -> set[str]:
-    words: set[str] = set()
+    """Every word of the sources, and the name of every file (a vector, a test)."""
+    words: set[str] = {Path(f).stem for f in files}
     for f in files:
         if not (f.startswith(tuple(d + "/" for d in SOURCE_DIRS)) or f in SOURCE_FILES):
             continue
