@@ -170,7 +170,9 @@ def performance(d) -> str:
     L += ["Every benchmark runs inside the verification harness with the golden models "
           "attached, so a bench run is also a checked run: the bench fails when a run fails a "
           "check, never on wall time. Cycle figures are deterministic; wall-clock figures depend "
-          "on the machine and its load (given with each).", ""]
+          "on the machine and its load (given with each). `scripts/bench.py --units-only` "
+          "reruns only the unit throughput and full-NI speed benchmarks and merges their keys "
+          "into the existing data.", ""]
     th = dct(d, "thesis")
 
     # ---- cycle figures --------------------------------------------------------------------
@@ -201,7 +203,10 @@ def performance(d) -> str:
         steps = ", ".join(f"{k} {v}" for k, v in sorted(
             ((k, v) for k, v in tl.items() if isinstance(v, int)), key=lambda kv: kv[1]))
         L += ["", f"Timeline of the inline transfer (cycles from the AW handshake): {steps}. "
-              "How each step maps to the pipeline: [design.md section 12](../design.md).", ""]
+              "How each step maps to the pipeline: [design.md section 12](../design.md). The "
+              "packet rate of back-to-back inline transfers is bound by the 128-bit AXI slave "
+              "(a 256-bit descriptor is two beats), not by the segmenter, which issues a block "
+              "every cycle.", ""]
     seg = dct(d, "details", "cycle_figures", "segmenter_rate")
     if seg:
         L += [f"While the segmenter test's descriptors are still being written, "
@@ -292,7 +297,9 @@ def performance(d) -> str:
           "cycle and spends nothing on building descriptors, while the thesis's A53 software did "
           "(thesis 4.3: \"each transfer descriptor bears an overhead for its creation\"), so "
           "small outstanding transfers are faster here and line rate comes sooner. Above 1 KiB "
-          "the limit is the send unit (18 cycles per 1 KiB packet), not the engine.", ""]
+          "the limit is the send unit (18 cycles per 1 KiB packet), not the engine; both "
+          "curves end at line rate, where the send unit's 2-in-18 packet overhead is the only "
+          "loss.", ""]
 
     # ---- simulator speed, engine alone ---------------------------------------------------
     pr = dct(d, "profile")
@@ -507,7 +514,11 @@ def synthesis(d) -> str:
           f"- Method: {get(d, 'method', default=NA)}", "",
           "LUT counts include the LUTs used as LUTRAM; a BRAM tile is one RAMB36E2 or two "
           "RAMB18E2. Yosys has no UltraScale+ timing model: depths are in levels of logic, not "
-          "nanoseconds.", ""]
+          "nanoseconds. Yosys's own `read_verilog -sv` rejects this RTL (`return <expr>;` in "
+          "package functions, package imports in module headers), so it is read by "
+          "`read_slang` with `SYNTHESIS` defined (the assertions drop out). `make synth` is not "
+          "part of `make test`; `scripts/synth.py --reuse --report-only` re-makes the report "
+          "from the runs in `build/synth/`.", ""]
 
     # ---- the engine against Table 4.1 ------------------------------------------------------
     t41 = dct(d, "thesis_table_4_1")
