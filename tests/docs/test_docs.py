@@ -67,7 +67,8 @@ SOURCE_FILES = ("Makefile", "fusesoc.core")
 # Options of tools other than ni_sim and the project's scripts that the docs name in a code
 # span of their own: Verilator, Slurm (sbatch) and make.
 EXTERNAL_FLAGS = {"--trace-fst", "--trace", "--coverage", "--threads", "--assert",
-                  "--lint-only", "--coverage-max-width", "--array", "--requeue",
+                  "--lint-only", "--coverage-max-width", "--vpi", "--public-flat-rw", "--array",
+                  "--requeue",
                   "--dependency", "--time", "--account", "--partition", "--no-print-directory"}
 
 
