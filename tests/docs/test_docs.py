@@ -67,9 +67,9 @@ SOURCE_FILES = ("Makefile", "fusesoc.core")
 # Options of tools other than ni_sim and the project's scripts that the docs name in a code
 # span of their own: Verilator, Slurm (sbatch) and make.
 EXTERNAL_FLAGS = {"--trace-fst", "--trace", "--coverage", "--threads", "--assert",
-                  "--lint-only", "--coverage-max-width", "--vpi", "--public-flat-rw", "--array",
-                  "--requeue",
-                  "--dependency", "--time", "--account", "--partition", "--no-print-directory"}
+                  "--lint-only", "--coverage-max-width", "--vpi", "--public-flat-rw",
+                  "--array", "--requeue", "--dependency", "--time", "--account", "--partition",
+                  "--no-print-directory"}
 
 
 @dataclass
@@ -94,7 +94,7 @@ class Check:
 # ------------------------------------------------------------------------------------------
 # Reading the pages
 # ------------------------------------------------------------------------------------------
-SPAN_RE = re.compile(r"(`+)(.+?)\1")
+SPAN_RE = re.compile(r"(`+)(.+?)\1", re.S)
 
 
 def read_page(path: Path) -> Page:
@@ -110,7 +110,17 @@ def read_page(path: Path) -> Page:
             page.blocks.append((no, line))
         else:
             page.prose.append((no, line))
-            page.spans += [(no, s.group(2).strip()) for s in SPAN_RE.finditer(line)]
+    # Code spans, also those a line break splits: per paragraph (consecutive prose lines).
+    para: list[tuple[int, str]] = []
+    for no, line in page.prose + [(0, "")]:
+        if line.strip() and (not para or no == para[-1][0] + 1):
+            para.append((no, line))
+            continue
+        text = "\n".join(x for _, x in para)
+        for s in SPAN_RE.finditer(text):
+            at = para[0][0] + text.count("\n", 0, s.start())
+            page.spans.append((at, " ".join(s.group(2).split())))
+        para = [(no, line)] if line.strip() else []
     return page
 
 
