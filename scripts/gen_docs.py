@@ -426,7 +426,9 @@ def performance(d) -> str:
 
     # ---- full NI ---------------------------------------------------------------------------
     ns = dct(d, "node_sim_speed")
-    L += ["## Full-NI simulator speed", ""]
+    L += ["## Full-NI simulator speed", "",
+          "What bounds the simulator's speed, and the choices made for it: "
+          "[design.md section 18](../design.md).", ""]
     nr = lst(ns, "runs")
     if nr:
         L += [f"`build/ni_sim --nodes N --config {get(ns, 'config', default=NA)} --transfers "
