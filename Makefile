@@ -24,6 +24,7 @@ include mk/flows.mk
 include mk/formal.mk
 include mk/cocotb.mk
 include mk/slurm.mk
+include mk/docs.mk
 
 -include $(CPP_OBJS:.o=.d)
 

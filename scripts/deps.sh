@@ -28,6 +28,7 @@ DEB_PKGS=(
   libboost-dev       # Boost.Random for portable random streams
   nlohmann-json3-dev # JSON (scenario, log and report files of ni_sim)
   gtkwave            # viewing FST waves
+  graphviz           # make docs: docs/img/*.dot rendered to SVG (dot)
   zlib1g-dev         # FST tracing
   python3-venv       # the project-local venv
   libpython3.11      # the cocotb testbench (tests/cocotb) embeds the interpreter
