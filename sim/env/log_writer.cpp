@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "sim/core/log_writer.hpp"
+#include "sim/env/log_writer.hpp"
 
 #include <cinttypes>
 #include <stdexcept>
 
 #include "ref_model/common/crc32.hpp"
 #include "ref_model/common/packet.hpp"
+#include "ref_model/common/wire.hpp"
 
 namespace sim {
 
@@ -116,21 +117,22 @@ void LogWriter::on_memwr(const MemWrEvent& e) {
                e.addr, e.bytes, crc);
 }
 
-void LogWriter::tx(uint64_t cycle, const char* net, const ni::WirePacket& p) {
+void LogWriter::on_tx(const TxEvent& e) {
+  const ni::WirePacket& p = e.packet;
   const ni::WireHead h = p.head();
   static const char* const kKinds[] = {"inline", "control", "data", "ack", "nack"};
-  head(cycle, "tx");
+  head(e.cycle, "tx");
   std::fprintf(
       f_,
       "\"net\":\"%s\",\"kind\":\"%s\",\"tid\":%u,\"seq\":%u,\"len\":%u,\"dst\":\"0x%" PRIx64
       "\",\"src_node\":%u,\"npkts\":%u,\"last\":%u,\"retx\":%u,\"notify\":%u,\"beats\":%zu,"
       "\"hcrc_ok\":%s,\"pcrc_ok\":%s}\n",
-      net, h.kind < 5 ? kKinds[h.kind] : "?", h.tid, h.seq, h.len, h.dst_addr, h.src_node, h.npkts,
-      h.last ? 1u : 0u, h.retx ? 1u : 0u, h.notify ? 1u : 0u, p.beats.size(),
+      to_string(e.net), h.kind < 5 ? kKinds[h.kind] : "?", h.tid, h.seq, h.len, h.dst_addr,
+      h.src_node, h.npkts, h.last ? 1u : 0u, h.retx ? 1u : 0u, h.notify ? 1u : 0u, p.beats.size(),
       p.hcrc_ok() ? "true" : "false", (!p.is_data() || p.pcrc_ok()) ? "true" : "false");
 }
 
-void LogWriter::net(const NetEvent& e) {
+void LogWriter::on_net(const NetEvent& e) {
   static const char* const kKinds[] = {"inline", "control", "data", "ack", "nack"};
   std::fprintf(f_,
                "{\"cycle\":%" PRIu64
@@ -140,10 +142,10 @@ void LogWriter::net(const NetEvent& e) {
                e.seq);
 }
 
-void LogWriter::notify(uint64_t cycle, uint64_t addr, uint64_t tag, unsigned src_node) {
-  head(cycle, "notify");
-  std::fprintf(f_, "\"addr\":\"0x%" PRIx64 "\",\"tag\":\"0x%" PRIx64 "\",\"src_node\":%u}\n", addr,
-               tag, src_node);
+void LogWriter::on_notify(const NotifyEvent& e) {
+  head(e.cycle, "notify");
+  std::fprintf(f_, "\"addr\":\"0x%" PRIx64 "\",\"tag\":\"0x%" PRIx64 "\",\"src_node\":%u}\n",
+               e.addr, e.tag, e.src_node);
 }
 
 }  // namespace sim
