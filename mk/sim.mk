@@ -26,6 +26,8 @@ SIM_MODELS   := $(QOS_TOP)
 SIM_BIN      := $(BUILD)/ni_sim
 SIM_OBJS     := $(call obj_of,$(SIM_SRCS))
 NODE_SIM_OBJS := $(call obj_of,$(NODE_SIM_SRCS))
+# The N-node save file is written from ni_node's generated port list (mk/rtl.mk).
+$(call obj_of,sim/tb/node/ni_node_dut.cpp): $(BUILD)/gen/ni_node_ports.hpp
 SIM_DEFS     := -DVM_TRACE=1 -DVM_TRACE_FST=1
 CPP_OBJS     += $(SIM_OBJS) $(NODE_SIM_OBJS)
 sim_model_inc = $(foreach m,$1,-isystem $($(m)_OBJ)) $(SIM_DEFS)

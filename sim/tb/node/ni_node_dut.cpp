@@ -2,8 +2,10 @@
 #include "sim/tb/node/ni_node_dut.hpp"
 
 #include <cstdio>
+#include <cstring>
 
 #include "Vni_node.h"
+#include "ni_node_ports.hpp"  // generated from rtl/top/ni_node.sv (scripts/gen_pkg.py)
 #include "sim/tb/bind.hpp"
 
 namespace sim {
@@ -70,9 +72,37 @@ std::vector<CaptureSignal> NiNodeDut::capture_columns() const {
   return c;
 }
 
-// The GTKWave save file of an N-node trace: per node, groups for its CPU port, send unit
-// (blocks and engine packets in, memory reads, req_tx), receive unit (req_rx, memory writes,
-// rsp_tx, responses to the engine) and links, all from ni_node's ports and trace taps.
+// The GTKWave save file of an N-node trace: per node, its ports (the generated port list of
+// ni_node, build/gen/ni_node_ports.hpp, so the file names only ports the RTL has) in groups by
+// the unit they belong to: the CPU port, the send unit (blocks and engine packets in, memory
+// reads, req_tx), the receive unit (req_rx, memory writes, rsp_tx, responses to the engine)
+// and the links' data; clock, reset and what fits no group at the top.
+namespace {
+
+enum class Group { Top, Cpu, Send, Recv, Links };
+
+bool starts(const char* name, const char* prefix) {
+  return std::strncmp(name, prefix, std::strlen(prefix)) == 0;
+}
+
+// The group of a port, by its name (ICD 10's port naming).
+Group group_of(const char* name) {
+  for (const char* p : {"req_tx_data", "req_rx_data", "rsp_tx_data", "rsp_rx_"}) {
+    if (starts(name, p)) return Group::Links;
+  }
+  if (starts(name, "s_axi_")) return Group::Cpu;
+  for (const char* p : {"trace_blk_", "trace_pkt_", "m_axi_ar", "m_axi_r", "req_tx_"}) {
+    if (starts(name, p)) return Group::Send;
+  }
+  for (const char* p :
+       {"req_rx_", "m_axi_aw", "m_axi_w", "m_axi_b", "rsp_tx_", "trace_rsp", "trace_rx_"}) {
+    if (starts(name, p)) return Group::Recv;
+  }
+  return Group::Top;
+}
+
+}  // namespace
+
 void NiNodeDut::write_save_file(const std::string& fst, unsigned nodes) {
   std::string path = fst;
   if (path.size() > 4 && path.compare(path.size() - 4, 4, ".fst") == 0)
@@ -86,85 +116,28 @@ void NiNodeDut::write_save_file(const std::string& fst, unsigned nodes) {
                "[dumpfile] \"%s\"\n[timestart] 0\n[size] 1800 1000\n[sst_width] 260\n"
                "[signals_width] 360\n",
                nodes, fst.c_str());
-  struct Sig {
-    const char* name;
-    unsigned width;
-  };
-  auto group = [f](const std::string& title, const std::string& n, std::vector<Sig> sigs,
-                   bool closed) {
-    std::fprintf(f, "@%s\n-%s\n", closed ? "c00200" : "800200", title.c_str());
-    for (const Sig& s : sigs) {
-      if (s.width == 1) {
-        std::fprintf(f, "@28\n%s.%s\n", n.c_str(), s.name);
+  auto signals = [f](const std::string& n, Group g) {
+    for (const ni::ni_node_ports::Port& p : ni::ni_node_ports::ports) {
+      if (group_of(p.name) != g) continue;
+      if (p.width == 1) {
+        std::fprintf(f, "@28\n%s.%s\n", n.c_str(), p.name);
       } else {
-        std::fprintf(f, "@22\n%s.%s[%u:0]\n", n.c_str(), s.name, s.width - 1);
+        std::fprintf(f, "@22\n%s.%s[%u:0]\n", n.c_str(), p.name, p.width - 1);
       }
     }
+  };
+  auto group = [&](const std::string& title, const std::string& n, Group g, bool closed) {
+    std::fprintf(f, "@%s\n-%s\n", closed ? "c00200" : "800200", title.c_str());
+    signals(n, g);
     std::fprintf(f, "@%s\n-%s\n", closed ? "1401200" : "1000200", title.c_str());
   };
   for (unsigned i = 0; i < nodes; ++i) {
     const std::string n = "node" + std::to_string(i);
-    std::fprintf(f, "@28\n%s.clk_i\n%s.rst_ni\n%s.init_done_o\n", n.c_str(), n.c_str(), n.c_str());
-    group(n + " CPU port", n,
-          {{"s_axi_awvalid_i", 1},
-           {"s_axi_awready_o", 1},
-           {"s_axi_awaddr_i", 32},
-           {"s_axi_wvalid_i", 1},
-           {"s_axi_wready_o", 1},
-           {"s_axi_wdata_i", 128},
-           {"s_axi_bvalid_o", 1},
-           {"s_axi_bresp_o", 2},
-           {"s_axi_arvalid_i", 1},
-           {"s_axi_arready_o", 1},
-           {"s_axi_araddr_i", 32},
-           {"s_axi_rvalid_o", 1},
-           {"s_axi_rdata_o", 128}},
-          i != 0);
-    group(n + " send unit", n,
-          {{"trace_blk_valid_o", 1},
-           {"trace_blk_ready_o", 1},
-           {"trace_blk_tid_o", 10},
-           {"trace_pkt_valid_o", 1},
-           {"trace_pkt_ready_o", 1},
-           {"m_axi_arvalid_o", 1},
-           {"m_axi_arready_i", 1},
-           {"m_axi_araddr_o", 48},
-           {"m_axi_arlen_o", 8},
-           {"m_axi_rvalid_i", 1},
-           {"m_axi_rready_o", 1},
-           {"m_axi_rlast_i", 1},
-           {"req_tx_valid_o", 1},
-           {"req_tx_ready_i", 1},
-           {"req_tx_last_o", 1}},
-          false);
-    group(n + " receive unit", n,
-          {{"req_rx_valid_i", 1},
-           {"req_rx_ready_o", 1},
-           {"req_rx_last_i", 1},
-           {"m_axi_awvalid_o", 1},
-           {"m_axi_awready_i", 1},
-           {"m_axi_awaddr_o", 48},
-           {"m_axi_awlen_o", 8},
-           {"m_axi_wvalid_o", 1},
-           {"m_axi_wready_i", 1},
-           {"m_axi_wlast_o", 1},
-           {"m_axi_wstrb_o", 64},
-           {"m_axi_bvalid_i", 1},
-           {"m_axi_bready_o", 1},
-           {"rsp_tx_valid_o", 1},
-           {"rsp_tx_ready_i", 1},
-           {"trace_rsp_valid_o", 1},
-           {"trace_rsp_ready_o", 1},
-           {"trace_rx_busy_o", 1}},
-          false);
-    group(n + " links", n,
-          {{"req_tx_data_o", 512},
-           {"req_rx_data_i", 512},
-           {"rsp_tx_data_o", 512},
-           {"rsp_rx_valid_i", 1},
-           {"rsp_rx_ready_o", 1},
-           {"rsp_rx_data_i", 512}},
-          true);
+    signals(n, Group::Top);
+    group(n + " CPU port", n, Group::Cpu, i != 0);
+    group(n + " send unit", n, Group::Send, false);
+    group(n + " receive unit", n, Group::Recv, false);
+    group(n + " links", n, Group::Links, true);
   }
   std::fclose(f);
 }
