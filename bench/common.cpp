@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "bench/common.hpp"
 
+#include "ni_pkg_gen.hpp"  // generated from rtl/common/ni_pkg.sv (scripts/gen_pkg.py)
 #include "ref_model/qos/descriptor_write_model.hpp"
 
 namespace bench {
@@ -102,15 +103,13 @@ void finish(sim::Testbench& tb, const std::string& what) {
 }
 
 void Probe::on_block(const sim::BlockEvent& e) {
-  const unsigned seq = unsigned((e.desc[2] >> 16) & 0x3FFF);  // blk_desc[157:144]
-  const uint32_t len = uint32_t((e.desc[2] >> 60) | ((e.desc[3] & 0xFFF) << 4)) + 1;  // [203:188]
-  blocks.push_back(Block{e.cycle, e.tid, seq, len});
+  const auto d = ni::ni_pkg::blk_desc_t::unpack(e.desc);  // the generated decoder
+  blocks.push_back(Block{e.cycle, e.tid, unsigned(d.seq), uint32_t(d.len_m1 + 1)});
 }
 
 void Probe::on_packet(const sim::PacketEvent& e) {
-  const uint64_t h = e.data[0];
-  packets.push_back(
-      Pkt{e.cycle, unsigned(h & 0xF), unsigned((h >> 4) & 0x3FF), unsigned((h >> 14) & 0x3FFF)});
+  const auto h = ni::ni_pkg::pkt_hdr_t::unpack(e.data);  // the generated decoder
+  packets.push_back(Pkt{e.cycle, unsigned(h.kind), unsigned(h.tid), unsigned(h.seq)});
 }
 
 void Probe::on_tap(const sim::TapEvent& t) {

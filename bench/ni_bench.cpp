@@ -25,8 +25,8 @@
 #include "bench/common.hpp"
 #include "bench/curves.hpp"
 #include "bench/figures.hpp"
-#include "sim/core/config.hpp"
 #include "sim/core/sim_ctrl.hpp"
+#include "sim/env/config.hpp"
 #include "sim/tb/qos/testbench.hpp"
 
 namespace {

@@ -43,3 +43,9 @@ $(BUILD)/gen/ni_pkg_gen.hpp: $(RTL_PKG) scripts/gen_pkg.py | deps
 	@echo "GEN      $@"
 	@mkdir -p $(@D)
 	$(Q)$(PYTHON) scripts/gen_pkg.py $(RTL_PKG) -o $@
+# ni_node's port list, from which ni_sim writes the GTKWave save file of an N-node trace
+# (sim/tb/node/ni_node_dut.cpp, the one file that includes it: see mk/sim.mk).
+$(BUILD)/gen/ni_node_ports.hpp: $(RTL_PKG) $(call rtl_file,ni_node) scripts/gen_pkg.py | deps
+	@echo "GEN      $@"
+	@mkdir -p $(@D)
+	$(Q)$(PYTHON) scripts/gen_pkg.py --ports ni_node $(RTL_PKG) $(call rtl_file,ni_node) -o $@

@@ -1,9 +1,14 @@
 # SPDX-License-Identifier: Apache-2.0
 # build/ni_sim, the directed tests that use its harness (tests/qos/), and the benchmarks.
 #
-# sim/core    simulation control and plumbing (clock, reset, tracing, config, scenarios, log)
-# sim/agents  reusable agents bound to port bundles (AXI master, CPU, responder, ...)
-# sim/tb      one folder per top with its port adapter and testbench; sim/tb/main.cpp
+# sim/core    the simulation kernel: clock and run of the tops (SimCtrl), ports, events and
+#             the event bus, the checker interface, capture, progress (includes no agent)
+# sim/agents  reusable agents, monitors and checkers bound to port bundles (AXI master, CPU,
+#             responder, memory, network, the unit checkers, the end-to-end scoreboard)
+# sim/env     the environment (Env: run loop, verdict, report, record) and what a run reads
+#             and writes (config, scenarios, log, shrinking)
+# sim/tb      one folder per system with its port adapter and its wiring of the Env;
+#             sim/tb/main.cpp
 
 # The models of ni_sim are always verilated with FST tracing compiled in, so that --trace and
 # --trace-window work without a rebuild (dumping costs nothing until enabled).
@@ -14,13 +19,15 @@ $(eval $(call VERILATED_MODEL,$(QOS_TOP),$(QOS_TOP),$(QOS_FILES),$(SIM_TRACE)))
 # directed tests and the benchmarks; sim/tb/node (the N-node system on verilated ni_nodes,
 # ICD 15) is linked into ni_sim only, with the ni_node model of mk/tests.mk.
 NODE_SIM_SRCS := $(sort $(wildcard sim/tb/node/*.cpp))
-SIM_SRCS     := $(filter-out $(NODE_SIM_SRCS),$(sort $(wildcard sim/core/*.cpp sim/agents/*.cpp sim/tb/*/*.cpp))) sim/tb/main.cpp
+SIM_SRCS     := $(filter-out $(NODE_SIM_SRCS),$(sort $(wildcard sim/core/*.cpp sim/agents/*.cpp sim/env/*.cpp sim/tb/*/*.cpp))) sim/tb/main.cpp
 SIM_MAIN     := sim/tb/main.cpp
 SIM_LIB_SRCS := $(filter-out $(SIM_MAIN),$(SIM_SRCS))
 SIM_MODELS   := $(QOS_TOP)
 SIM_BIN      := $(BUILD)/ni_sim
 SIM_OBJS     := $(call obj_of,$(SIM_SRCS))
 NODE_SIM_OBJS := $(call obj_of,$(NODE_SIM_SRCS))
+# The N-node save file is written from ni_node's generated port list (mk/rtl.mk).
+$(call obj_of,sim/tb/node/ni_node_dut.cpp): $(BUILD)/gen/ni_node_ports.hpp
 SIM_DEFS     := -DVM_TRACE=1 -DVM_TRACE_FST=1
 CPP_OBJS     += $(SIM_OBJS) $(NODE_SIM_OBJS)
 sim_model_inc = $(foreach m,$1,-isystem $($(m)_OBJ)) $(SIM_DEFS)
@@ -81,16 +88,16 @@ $(BENCH_BIN): $(BENCH_OBJS) $(call obj_of,$(SIM_LIB_SRCS)) $(REF_LIB) \
 	$(Q)$(CXX) $(LDFLAGS) -o $@ $(filter %.o %.a,$^) $(LDLIBS) $(FST_LIBS)
 
 # ni_unit_bench: the unit throughput benchmarks (bench/units/*.cpp): the send unit alone on
-# the send_unit model and the receive unit in one ni_node, on the memory model and the golden
-# models (the models of mk/tests.mk; the harness objects of the unit tests). Only `make bench`
-# builds it.
+# the send_unit model and the receive unit in one ni_node (NodeAgents on the network model),
+# on the memory model and the golden models (the models of mk/tests.mk; the harness objects
+# of the unit tests).
 UNIT_BENCH_SRCS := $(wildcard bench/units/*.cpp)
 UNIT_BENCH_BIN  := $(BUILD)/bench/ni_unit_bench
 UNIT_BENCH_OBJS := $(call obj_of,$(UNIT_BENCH_SRCS))
 CPP_OBJS        += $(UNIT_BENCH_OBJS)
 $(UNIT_BENCH_OBJS): MODEL_INC := $(call sim_model_inc,send_unit ni_node)
 $(UNIT_BENCH_OBJS): $(call sim_model_dep,send_unit ni_node)
-$(UNIT_BENCH_BIN): $(UNIT_BENCH_OBJS) $(call obj_of,sim/core/sim_ctrl.cpp sim/core/eval_pool.cpp sim/agents/mem_model.cpp) \
+$(UNIT_BENCH_BIN): $(UNIT_BENCH_OBJS) $(NODE_TB_OBJS) \
     $(REF_LIB) $(call sim_model_lib,send_unit ni_node) $(BUILD)/ldflags
 	@echo "LINK     $@"
 	@mkdir -p $(@D)

@@ -46,9 +46,12 @@ $(eval $(call CATCH_TB,tb_send_unit,$(wildcard tests/send/*.cpp),send_unit,$(SEN
 $(tb_send_unit_OBJS): MODEL_INC += -DVM_TRACE=1 -DVM_TRACE_FST=1
 $(BUILD)/tests/tb_send_unit: LDLIBS += $(FST_LIBS)
 
-# ---- one ni_node on a loopback link: tests/top/*.cpp -> build/tests/tb_ni_node -------------
+# ---- one ni_node on a loopback network: tests/top/*.cpp -> build/tests/tb_ni_node ----------
+# The node as ni_sim builds it (sim/tb/node/node_agents: the node, its agents, monitors and
+# unit checkers) on the network model; the objects are ni_sim's.
 $(eval $(call VERILATED_MODEL,ni_node,ni_node,$(NI_FILES),--trace-fst))
-NODE_TB_OBJS := $(call obj_of,sim/core/sim_ctrl.cpp sim/core/eval_pool.cpp sim/agents/mem_model.cpp sim/agents/axi_master.cpp)
+NODE_TB_OBJS := $(call obj_of,$(sort $(wildcard sim/core/*.cpp sim/agents/*.cpp)) \
+                  sim/tb/node/ni_node_dut.cpp sim/tb/node/node_agents.cpp)
 $(eval $(call CATCH_TB,tb_ni_node,$(wildcard tests/top/*.cpp),ni_node,$(NODE_TB_OBJS) $(REF_LIB)))
 $(tb_ni_node_OBJS): MODEL_INC += -DVM_TRACE=1 -DVM_TRACE_FST=1
 $(BUILD)/tests/tb_ni_node: LDLIBS += $(FST_LIBS)

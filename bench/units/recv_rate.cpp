@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
-// Receive-unit throughput (issue 13): one ni_node (verilated), a C++ injector offering 1 KiB
-// data packets of a peer's blocks back to back on req_rx (built by the send unit's golden
-// model, ni::block_packets -> ni::make_data_packet), the memory model on the node's AXI
-// master, rsp_tx ready unless the bench holds it off. The receive unit's golden model
-// (ref_model/recv, RecvChecker) checks every write burst, B, ACK and packet decision as the
-// run goes; at the end every destination byte is compared with the peer's source pattern and
-// every block must have been ACKed.
+// Receive-unit throughput (issue 13): one ni_node as ni_sim builds it (NodeAgents), the
+// network model offering 1 KiB data packets of a peer's blocks back to back on req_rx (built
+// by the send unit's golden model, ni::block_packets -> ni::make_data_packet, and injected),
+// the memory model on the node's AXI master, rsp_tx ready unless the bench holds it off. The
+// node's checkers (the receive unit's golden model, ref_model/recv, on every write burst, B,
+// ACK and packet decision; the memory's protocol) check the run as it goes; at the end every
+// destination byte is compared with the peer's source pattern and every block must have been
+// ACKed.
 //
 //   steady: 64 blocks of 16 KiB (1,024 packets of 18 beats) at a write latency; the figure is
 //           the beats accepted per cycle from the 128th packet's first beat to the last beat
@@ -14,139 +15,110 @@
 //           up, then the buffers fill and req_rx stalls; after the release it recovers.
 #include <algorithm>
 #include <cstdint>
-#include <deque>
 #include <functional>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include "Vni_node.h"
 #include "bench/units/unit_bench.hpp"
-#include "ref_model/common/bits.hpp"
 #include "ref_model/common/mem_image.hpp"
 #include "ref_model/common/wire.hpp"
-#include "ref_model/recv/recv_model.hpp"
 #include "ref_model/send/send_model.hpp"
-#include "sim/agents/mem_model.hpp"
-#include "sim/agents/rx_observer.hpp"
+#include "sim/agents/network.hpp"
 #include "sim/core/rng.hpp"
 #include "sim/core/sim_ctrl.hpp"
-#include "sim/tb/bind.hpp"
+#include "sim/tb/node/node_agents.hpp"
+#include "verilated.h"
 
 namespace unit_bench {
 namespace {
 
-using ni::Bits512;
 using ni::WirePacket;
 
 constexpr uint16_t kNode = 0;
 constexpr uint16_t kPeer = 5;
 constexpr uint64_t kDstBase = uint64_t{1} << 47;
 
-class RecvRig : public sim::Component {
+sim::NodeAgents::Options agent_options(const sim::MemOptions& mo) {
+  sim::NodeAgents::Options o;
+  o.memory = mo;
+  return o;
+}
+
+// The node as ni_sim builds it (NodeAgents: its checkers check the run) on the network model:
+// the peer's packets are injected into req_rx back to back, the ACKs to the peer (a node
+// the network does not have) leave rsp_tx and are dropped.
+class RecvRig {
  public:
   RecvRig(const sim::MemOptions& mo, uint64_t seed)
       : rng_(seed),
-        dut_(ctx_, "node0"),
-        m_(dut_.model()),
-        mem_(sim::bind_axi_mem(m_), rng_, mo, kNode, bus_),
-        chk_(kNode),
-        ctrl_(ctx_) {
-    ctrl_.add_dut(dut_);
-    ctrl_.add(*this);
-    ctrl_.add(mem_);
-    m_.node_id_i = kNode;
+        net_rng_(seed + 1),
+        a_(ctx_, kNode, rng_, rng_, agent_options(mo)),
+        ctrl_(ctx_),
+        req_(sim::Net::Req, {a_.net_port(sim::Net::Req)}, net_bus_, net_rng_, sim::NetOptions{}),
+        rsp_(sim::Net::Rsp, {a_.net_port(sim::Net::Rsp)}, net_bus_, net_rng_, sim::NetOptions{}),
+        watch_(a_.ports()) {
+    ctrl_.add_dut(a_.dut());
+    a_.add_stimulus(ctrl_);
+    ctrl_.add(req_);
+    ctrl_.add(rsp_);
+    a_.add_monitors(ctrl_);
+    ctrl_.add(watch_);
+    a_.bus().add(watch_);
     ctrl_.reset();
-    if (!ctrl_.run_until([&] { return m_.init_done_o != 0; }, 5000))
+    if (!ctrl_.run_until([&] { return *a_.ports().init_done != 0; }, 5000))
       throw BenchError("ni_node: no init_done");
   }
 
-  void inject(const WirePacket& p) { q_.push_back(p); }
-  void hold_rsp(bool h) { hold_rsp_ = h; }
+  void inject(const WirePacket& p) { req_.inject(kNode, p, ctrl_.cycle()); }
+  void hold_rsp(bool h) { rsp_.hold(kNode, h); }
   bool run_until(const std::function<bool()>& done, uint64_t limit) {
     return ctrl_.run_until(done, limit);
   }
   bool quiet() const {
-    return q_.empty() && !mem_.busy() && !m_.trace_rx_busy_o && !m_.rsp_tx_valid_o;
+    const sim::NiNodePorts& io = a_.ports();
+    return !req_.busy() && !a_.mem().busy() && !*io.rx_busy && !*io.rsp_tx.valid;
   }
   uint64_t cycle() const { return ctrl_.cycle(); }
-  sim::MemModel& mem() { return mem_; }
-  ni::RecvChecker& checker() { return chk_; }
-  const std::vector<std::string>& errors() const { return errors_; }
+  sim::MemModel& mem() { return a_.mem(); }
+  // The node's checkers' end-of-run checks and every mismatch they found, "checker: what".
+  std::vector<std::string> finish() {
+    std::vector<std::string> v;
+    for (const std::string& e : a_.recv().final_check(cycle())) v.push_back(e);
+    for (const sim::Checker* c : a_.checkers()) {
+      for (const sim::CheckFailure& f : c->errors()) v.push_back(c->name() + ": " + f.what);
+    }
+    return v;
+  }
   // Cycle of every beat accepted on req_rx; cycles req_rx stalled (valid, not ready).
-  const std::vector<uint64_t>& beats() const { return beats_; }
-  const std::vector<uint64_t>& stalls() const { return stalls_; }
-  uint64_t acks() const { return acks_; }
-
-  void on_reset() override {
-    m_.req_rx_valid_i = 0;
-    m_.rsp_rx_valid_i = 0;
-    m_.req_tx_ready_i = 1;
-    m_.rsp_tx_ready_i = 0;
-    m_.s_axi_awvalid_i = 0;
-    m_.s_axi_wvalid_i = 0;
-    m_.s_axi_arvalid_i = 0;
-    m_.s_axi_bready_i = 1;
-    m_.s_axi_rready_i = 1;
-  }
-  void drive(uint64_t) override {
-    m_.req_rx_valid_i = !q_.empty();
-    if (!q_.empty()) {
-      sim::wide_in(m_.req_rx_data_i).set<8>(q_.front().beats[beat_]);
-      m_.req_rx_last_i = beat_ + 1 == q_.front().beats.size();
-    }
-    m_.rsp_rx_valid_i = 0;
-    m_.req_tx_ready_i = 1;
-    m_.rsp_tx_ready_i = !hold_rsp_;
-  }
-  void sample(uint64_t cycle) override {
-    watch_memory(cycle);
-    if (m_.req_rx_valid_i) {
-      if (m_.req_rx_ready_o) {
-        beats_.push_back(cycle);
-        if (++beat_ == q_.front().beats.size()) {
-          errors(chk_.on_req_rx(q_.front(), cycle));
-          q_.pop_front();
-          beat_ = 0;
-        }
-      } else {
-        stalls_.push_back(cycle);
-      }
-    }
-    if (m_.rsp_tx_valid_o && m_.rsp_tx_ready_i) {
-      const WirePacket p{{sim::wide_out(m_.rsp_tx_data_o).get<8>()}};
-      acks_ += p.hcrc_ok() && p.head().wire_kind() == ni::WireKind::Ack;
-    }
-    if (m_.trace_rsp_valid_o && m_.trace_rsp_ready_o) {
-      const uint32_t r = m_.trace_rsp_o;  // rsp_t: nack [0], tid [10:1], seq [24:11]
-      errors(chk_.on_engine_rsp(uint16_t((r >> 1) & 0x3FF), uint16_t(r >> 11), r & 1));
-    }
-  }
+  const std::vector<uint64_t>& beats() const { return watch_.beats; }
+  const std::vector<uint64_t>& stalls() const { return watch_.stalls; }
+  uint64_t acks() const { return watch_.acks; }
 
  private:
-  void errors(const std::vector<std::string>& v) {
-    for (const auto& e : v) errors_.push_back("cycle " + std::to_string(ctrl_.cycle()) + ": " + e);
-  }
-  // What the receive unit decided this cycle (sim/agents/rx_observer, as the tests).
-  void watch_memory(uint64_t cycle) { errors(rx_obs_.watch(chk_, cycle)); }
+  // req_rx beat by beat; the ACKs that leave rsp_tx.
+  struct Watch : sim::Component, sim::Listener {
+    explicit Watch(const sim::NiNodePorts& io) : rx(io.req_rx) {}
+    void sample(uint64_t cycle) override {
+      if (!*rx.valid) return;
+      (*rx.ready ? beats : stalls).push_back(cycle);
+    }
+    void on_tx(const sim::TxEvent& e) override {
+      if (e.net == sim::Net::Rsp)
+        acks += e.packet.hcrc_ok() && e.packet.head().wire_kind() == ni::WireKind::Ack;
+    }
+    sim::StreamRxPorts rx;
+    std::vector<uint64_t> beats, stalls;
+    uint64_t acks = 0;
+  };
 
-  sim::Rng rng_;
+  sim::Rng rng_, net_rng_;
   VerilatedContext ctx_;
-  sim::VerilatedDut<Vni_node> dut_;
-  Vni_node& m_;
-  sim::EventBus bus_;
-  sim::MemModel mem_;
-  ni::RecvChecker chk_;
+  sim::NodeAgents a_;
   sim::SimCtrl ctrl_;
-  std::deque<WirePacket> q_;
-  std::size_t beat_ = 0;
-  bool hold_rsp_ = false;
-  std::vector<uint64_t> beats_, stalls_;
-  uint64_t acks_ = 0;
-  std::vector<std::string> errors_;
-  sim::RxObserver rx_obs_{sim::bind_axi_mem(m_),
-                          sim::StreamTxPorts{&m_.rsp_tx_valid_o, &m_.rsp_tx_ready_i,
-                                             sim::wide_out(m_.rsp_tx_data_o), nullptr}};
+  sim::EventBus net_bus_;
+  sim::Network req_, rsp_;
+  Watch watch_;
 };
 
 struct Latency {
@@ -185,9 +157,7 @@ void finish(RecvRig& rig, const ni::MemImage& peer, const std::vector<ni::BlockD
   if (!rig.run_until([&] { return rig.quiet(); }, 500000))
     throw BenchError(what + ": the node did not drain");
   rig.run_until([] { return false; }, 200);
-  for (const auto& e : rig.checker().finish(rig.cycle())) throw BenchError(what + ": " + e);
-  if (!rig.errors().empty()) throw BenchError(what + ": " + rig.errors().front());
-  if (!rig.mem().errors().empty()) throw BenchError(what + ": " + rig.mem().errors().front().what);
+  for (const auto& e : rig.finish()) throw BenchError(what + ": " + e);
   for (const auto& b : blocks) {
     const uint32_t len = uint32_t(b.len_m1) + 1;
     if (rig.mem().image().read(b.dst_addr, len) != peer.read(b.src_addr, len))

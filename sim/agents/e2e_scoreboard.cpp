@@ -24,15 +24,24 @@ std::string describe(const ni::Descriptor& d, unsigned src) {
 }
 }  // namespace
 
+// What node `node`'s bus tells the scoreboard.
 struct E2eScoreboard::Tap : Listener {
   Tap(E2eScoreboard& s, unsigned n) : sb(s), node(n) {}
   void on_memwr(const MemWrEvent& e) override { sb.on_node_memwr(node, e); }
+  void on_xfer(const XferEvent& e) override {
+    if (e.what == XferEvent::What::Live) {
+      sb.on_live(node, e.xfer, *e.desc, e.cycle);
+    } else {
+      sb.on_finish(node, e.xfer, e.what == XferEvent::What::Error, e.cycle);
+    }
+  }
   E2eScoreboard& sb;
   unsigned node;
 };
 
 E2eScoreboard::E2eScoreboard(std::vector<ni::MemImage*> images)
     : mem_(std::move(images)),
+      buses_(mem_.size(), nullptr),
       ranges_(mem_.size()),
       ended_records_(mem_.size()),
       stats_(mem_.size()) {
@@ -41,7 +50,10 @@ E2eScoreboard::E2eScoreboard(std::vector<ni::MemImage*> images)
 
 E2eScoreboard::~E2eScoreboard() = default;
 
-Listener& E2eScoreboard::node_listener(unsigned n) { return *taps_.at(n); }
+void E2eScoreboard::attach(unsigned n, EventBus& bus) {
+  bus.add(*taps_.at(n));
+  buses_.at(n) = &bus;
+}
 
 void E2eScoreboard::fail(uint64_t cycle, std::string what, std::string detail) {
   if (!errors_.empty()) return;  // the first failure is the one that matters
@@ -114,11 +126,13 @@ void E2eScoreboard::on_node_memwr(unsigned node, const MemWrEvent& e) {
 
 void E2eScoreboard::record_written(unsigned node, uint64_t cycle, uint64_t addr) {
   ++stats_[node].notifications;
-  if (!on_notify) return;
+  EventBus* bus = buses_[node];
+  if (bus == nullptr) return;
   const std::vector<uint8_t> rec = mem_[node]->read(addr, 16);
   uint64_t tag = 0;
   for (unsigned i = 0; i < 8; ++i) tag |= uint64_t{rec[i]} << (8 * i);
-  on_notify(cycle, node, addr, tag, unsigned(rec[12] | (rec[13] << 8)));
+  const NotifyEvent e{cycle, addr, tag, unsigned(rec[12] | (rec[13] << 8))};
+  bus->emit([&](Listener& l) { l.on_notify(e); });
 }
 
 bool E2eScoreboard::ended_record(unsigned node, uint64_t cycle, const MemWrEvent::Run& r) {

@@ -5,13 +5,13 @@
 // node's memory, equal its source bytes (the source node's memory pattern, or the inline
 // payload); its notification record (tag, size, src_node, 0x0001) is in memory and was
 // written after the transfer's last data byte; every memory write lands inside a live
-// transfer's destination or notification range. The scoreboard learns transfers from the
-// engine models (live, finished: random and scenario runs alike) and writes from the memory
-// models (on_memwr, per node).
+// transfer's destination or notification range. It subscribes to every node's event bus:
+// the transfers the node's engine model decided (XferEvent: live, finished; random and
+// scenario runs alike) and the writes its memory completed (MemWrEvent). Every complete
+// notification record a memory receives it announces on that node's bus (NotifyEvent).
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -36,17 +36,13 @@ class E2eScoreboard : public Checker {
   // Off: DONE transfers are not compared with their destination (open-loop runs).
   void check_data(bool on) { check_data_ = on; }
 
-  // The Listener that node `n`'s event bus feeds (its memory model's on_memwr).
-  Listener& node_listener(unsigned n);
-  // Transfer `xfer` (the source engine's transfer index) of node `src_node` went live /
-  // finished (the engine models' hooks: the cycle the engine decided).
+  // Subscribes to node `n`'s event bus, where its notification records are also announced.
+  void attach(unsigned n, EventBus& bus);
+  // What the bus of node `src_node` / `node` delivers, by hand (the unit tests): transfer
+  // `xfer` (the source engine's transfer index) went live / finished, a write completed.
   void on_live(unsigned src_node, unsigned xfer, const ni::Descriptor& d, uint64_t cycle);
   void on_finish(unsigned src_node, unsigned xfer, bool error, uint64_t cycle);
   void on_node_memwr(unsigned node, const MemWrEvent& e);
-  // A notification record was written into memory (the log's "notify" event): every record,
-  // of a live transfer or of one that has ended.
-  std::function<void(uint64_t cycle, unsigned node, uint64_t addr, uint64_t tag, unsigned src)>
-      on_notify;
 
   std::string name() const override { return "end to end"; }
   const std::vector<CheckFailure>& errors() const override { return errors_; }
@@ -87,7 +83,8 @@ class E2eScoreboard : public Checker {
   void fail(uint64_t cycle, std::string what, std::string detail = "");
   void add_range(unsigned node, uint64_t a, uint64_t n, uint64_t id, bool notify);
   void check_done(const Xfer& x, uint64_t cycle);
-  // A complete record at `addr` of node `node`: counted, and the notify event.
+  // A complete record at `addr` of node `node`: counted, and announced (NotifyEvent): every
+  // record, of a live transfer or of one that has ended.
   void record_written(unsigned node, uint64_t cycle, uint64_t addr);
   // A write into the record of an ended transfer (false: not one).
   bool ended_record(unsigned node, uint64_t cycle, const MemWrEvent::Run& r);
@@ -97,6 +94,7 @@ class E2eScoreboard : public Checker {
 
   std::vector<ni::MemImage*> mem_;
   std::vector<std::unique_ptr<Tap>> taps_;
+  std::vector<EventBus*> buses_;                                // per node, once attached
   std::vector<std::map<uint64_t, Range>> ranges_;               // per node: start -> range
   std::map<uint64_t, Xfer> xfers_;                              // live transfers by (src node, wch)
   std::vector<std::map<uint64_t, EndedRecord>> ended_records_;  // per node: address -> record

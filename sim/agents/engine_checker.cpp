@@ -11,6 +11,18 @@ const std::vector<CheckFailure>& EngineChecker::errors() const {
   return errors_;
 }
 
+void EngineChecker::announce_transfers(EventBus& bus) {
+  model_.on_live([&bus](unsigned x, const ni::Descriptor& d, uint64_t c) {
+    const XferEvent e{c, x, XferEvent::What::Live, &d};
+    bus.emit([&](Listener& l) { l.on_xfer(e); });
+  });
+  model_.on_finish([&bus](unsigned x, ni::Status st, uint64_t c) {
+    const XferEvent e{
+        c, x, st == ni::Status::Error ? XferEvent::What::Error : XferEvent::What::Done, nullptr};
+    bus.emit([&](Listener& l) { l.on_xfer(e); });
+  });
+}
+
 std::vector<std::string> EngineChecker::final_check(uint64_t cycle) {
   return model_.final_check(cycle);
 }

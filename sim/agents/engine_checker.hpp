@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // The cycle-level checker of a QoS engine: feeds every event of the engine's ports and trace
-// port to the golden model (ref_model/qos/engine_model) and reports its mismatches.
+// port to the golden model (ref_model/qos/engine_model) and reports its mismatches. What the
+// model decides about transfers (one went live, one finished) it can announce on a bus
+// (XferEvent), for the checkers that follow transfers end to end.
 #pragma once
 
 #include <cstdint>
@@ -35,6 +37,8 @@ class EngineChecker : public Checker {
   void end_of_cycle(uint64_t cycle) override;
 
   ni::EngineModel& model() { return model_; }
+  // Announces the model's transfer decisions on `bus` from now on (the cycle it decided).
+  void announce_transfers(EventBus& bus);
 
  private:
   ni::EngineModel& model_;

@@ -3,7 +3,7 @@
 
 #include <cstring>
 
-#include "ref_model/common/bits.hpp"
+#include "ni_pkg_gen.hpp"  // the generated decoders (scripts/gen_pkg.py)
 
 namespace sim {
 
@@ -50,10 +50,8 @@ void PktMonitor::sample(uint64_t cycle) {
 
 void RspInMonitor::sample(uint64_t cycle) {
   if (*p_.valid && *p_.ready) {
-    const uint64_t v = *p_.rsp;
-    RspEvent e{cycle, uint16_t(ni::take_bits(v, pkg::rsp_t::tid)),
-               uint16_t(ni::take_bits(v, pkg::rsp_t::seq)),
-               ni::take_bits(v, pkg::rsp_t::nack) != 0};
+    const pkg::rsp_t::Value v = pkg::rsp_t::unpack(uint64_t{*p_.rsp});
+    RspEvent e{cycle, uint16_t(v.tid), uint16_t(v.seq), v.nack != 0};
     bus_.emit([&](Listener& l) { l.on_rsp(e); });
   }
 }
@@ -64,31 +62,27 @@ void QosTraceMonitor::on_reset() {
 }
 
 void QosTraceMonitor::sample(uint64_t cycle) {
-  namespace f = pkg::qos_trace_t;
-  static_assert(f::status.lsb == 0 && f::status.width == 2048, "status at bits 2047:0");
-  static_assert(f::deq.lsb >= 2048 && f::s2_retx.lsb < 2048 + 64, "events in one word");
-  // The event fields sit in one 64-bit word above the status vector.
-  const uint32_t* w = p_.trace.p + 64;
-  const uint64_t ev = uint64_t(w[0]) | (uint64_t(w[1]) << 32);
-  auto fld = [&](pkg::Field x) { return ni::get_bits(ev, x.lsb - 2048, x.width); };
+  // The event fields, through the generated decoder of qos_trace_t (the status vector, 2048
+  // bits, is decoded by post_edge as it changes).
+  const pkg::qos_trace_t::Value v = pkg::qos_trace_t::unpack(p_.trace.p);
   TapEvent t{};
   t.cycle = cycle;
-  t.deq = fld(f::deq);
-  t.deq_qid = uint8_t(fld(f::deq_qid));
-  t.deq_node = uint16_t(fld(f::deq_node));
-  t.deq_first = fld(f::deq_first);
-  t.enq = fld(f::enq);
-  t.enq_src = uint8_t(fld(f::enq_src));
-  t.enq_qid = uint8_t(fld(f::enq_qid));
-  t.enq_node = uint16_t(fld(f::enq_node));
-  t.s2_fire = fld(f::s2_fire);
-  t.s2_hold = fld(f::s2_hold);
-  t.s2_node = uint16_t(fld(f::s2_node));
-  t.axi_enq_req = fld(f::axi_enq_req);
-  t.axi_starving = fld(f::axi_starving);
-  t.tmo = fld(f::tmo);
-  t.retx_pop = fld(f::retx_pop);
-  t.s2_retx = fld(f::s2_retx);
+  t.deq = v.deq;
+  t.deq_qid = uint8_t(v.deq_qid);
+  t.deq_node = uint16_t(v.deq_node);
+  t.deq_first = v.deq_first;
+  t.enq = v.enq;
+  t.enq_src = uint8_t(v.enq_src);
+  t.enq_qid = uint8_t(v.enq_qid);
+  t.enq_node = uint16_t(v.enq_node);
+  t.s2_fire = v.s2_fire;
+  t.s2_hold = v.s2_hold;
+  t.s2_node = uint16_t(v.s2_node);
+  t.axi_enq_req = v.axi_enq_req;
+  t.axi_starving = v.axi_starving;
+  t.tmo = v.tmo;
+  t.retx_pop = v.retx_pop;
+  t.s2_retx = v.s2_retx;
   t.blk_valid = *p_.blk.valid;
   t.blk_ready = *p_.blk.ready;
   t.pkt_valid = *p_.pkt.valid;

@@ -1,36 +1,28 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "sim/agents/network.hpp"
 
+#include <algorithm>
+
 namespace sim {
 
-const char* to_string(NetEvent::Action a) {
-  switch (a) {
-    case NetEvent::Action::Deliver:
-      return "deliver";
-    case NetEvent::Action::Drop:
-      return "drop";
-    case NetEvent::Action::Corrupt:
-      return "corrupt";
-    case NetEvent::Action::Dup:
-      return "dup";
-  }
-  return "?";
-}
-
-Network::Network(std::string name, std::vector<StreamTxPorts> tx, std::vector<StreamRxPorts> rx,
-                 Rng& rng, NetOptions opt)
-    : name_(std::move(name)),
-      tx_(std::move(tx)),
-      rx_(std::move(rx)),
+Network::Network(Net net, std::vector<Port> ports, EventBus& events, Rng& rng, NetOptions opt)
+    : net_(net),
+      events_(events),
       rng_(rng),
       opt_(opt),
-      asm_(tx_.size()),
-      tx_ready_(tx_.size(), 0),
-      port_(rx_.size()),
-      sent_by_(tx_.size(), 0),
-      delivered_to_(rx_.size(), 0),
-      from_(tx_.size()),
-      queued_(rx_.size(), 0) {
+      asm_(ports.size()),
+      tx_ready_(ports.size(), 0),
+      held_(ports.size(), 0),
+      port_(ports.size()),
+      sent_by_(ports.size(), 0),
+      delivered_to_(ports.size(), 0),
+      from_(ports.size()),
+      queued_(ports.size(), 0) {
+  for (const Port& p : ports) {
+    tx_.push_back(p.tx);
+    rx_.push_back(p.rx);
+    bus_.push_back(p.bus);
+  }
   if (opt_.lat_min < 1) opt_.lat_min = 1;
   if (opt_.lat_max < opt_.lat_min) opt_.lat_max = opt_.lat_min;
 }
@@ -70,7 +62,8 @@ void Network::inject(unsigned to, ni::WirePacket p, uint64_t at) {
 
 void Network::drive(uint64_t cycle) {
   for (std::size_t i = 0; i < tx_.size(); ++i) {
-    tx_ready_[i] = !rng_.chance(opt_.tx_stall_pct);
+    // The draw comes first and always: holding a port does not shift the random stream.
+    tx_ready_[i] = !rng_.chance(opt_.tx_stall_pct) && !held_[i];
     // A head beat waits while its destination's buffer is full (valid and data of a stream
     // do not depend on ready, so they are settled here).
     if (tx_ready_[i] && opt_.buffer != 0 && asm_[i].beats.empty() && *tx_[i].valid) {
@@ -106,7 +99,6 @@ void Network::sample(uint64_t cycle) {
       if (p.cur->routed) --queued_[i];
       ++counts_.delivered;
       emit(p.cur->head, NetEvent::Action::Deliver, cycle);
-      if (on_rx) on_rx(unsigned(i), p.cur->pkt, cycle);
       p.cur.reset();
     }
   }
@@ -119,7 +111,10 @@ void Network::sample(uint64_t cycle) {
       ++sent_by_[i];
       ++from_[i].sent;
       ++counts_.sent;
-      if (on_tx) on_tx(unsigned(i), p, cycle);
+      if (bus_[i] != nullptr) {
+        const TxEvent e{cycle, net_, p};
+        bus_[i]->emit([&](Listener& l) { l.on_tx(e); });
+      }
       route(unsigned(i), std::move(p), cycle);
     }
   }
@@ -128,19 +123,23 @@ void Network::sample(uint64_t cycle) {
 void Network::emit(NetEvent e, NetEvent::Action a, uint64_t cycle) {
   e.action = a;
   e.cycle = cycle;
-  if (on_net) on_net(e);
+  events_.emit([&](Listener& l) { l.on_net(e); });
 }
 
-std::optional<NetEvent::Action> Network::armed_fault(const NetEvent& h) {
+std::optional<NetFault> Network::armed_fault(const NetEvent& h) {
   for (auto it = armed_.begin(); it != armed_.end(); ++it) {
-    const NetFault& f = *it;
+    NetFault& f = *it;
     if ((f.kind && *f.kind != h.kind) || (f.tid && *f.tid != h.tid) || (f.seq && *f.seq != h.seq) ||
         (f.from && *f.from != h.from)) {
       continue;
     }
-    const NetEvent::Action a = f.action;
+    if (f.skip != 0) {
+      --f.skip;
+      continue;
+    }
+    const NetFault taken = f;
     armed_.erase(it);
-    return a;
+    return taken;
   }
   return std::nullopt;
 }
@@ -156,10 +155,11 @@ void Network::route(unsigned from, ni::WirePacket p, uint64_t cycle) {
   }
   // A scenario's aimed fault replaces the random draws for this packet.
   bool drop = false, corrupt = false, dup = false;
-  if (const auto a = armed_fault(ev)) {
-    drop = *a == NetEvent::Action::Drop;
-    corrupt = *a == NetEvent::Action::Corrupt;
-    dup = *a == NetEvent::Action::Dup;
+  const std::optional<NetFault> aimed = armed_fault(ev);
+  if (aimed) {
+    drop = aimed->action == NetEvent::Action::Drop;
+    corrupt = aimed->action == NetEvent::Action::Corrupt;
+    dup = aimed->action == NetEvent::Action::Dup;
   } else {
     drop = rng_.chance(opt_.drop_pct);
     corrupt = !drop && rng_.chance(opt_.corrupt_pct);
@@ -185,9 +185,11 @@ void Network::route(unsigned from, ni::WirePacket p, uint64_t cycle) {
     f.routed = true;
     if (corrupt && c == 0) {
       // One random bit of one random beat (the first copy only: a duplicate is a second,
-      // independent transmission).
-      const std::size_t beat = rng_.range(0, f.pkt.beats.size() - 1);
-      const unsigned bit = unsigned(rng_.range(0, 511));
+      // independent transmission), or the one an aimed fault names.
+      const bool chosen = aimed && aimed->beat && aimed->bit;
+      const std::size_t beat = chosen ? std::min<std::size_t>(*aimed->beat, f.pkt.beats.size() - 1)
+                                      : std::size_t(rng_.range(0, f.pkt.beats.size() - 1));
+      const unsigned bit = chosen ? *aimed->bit % 512 : unsigned(rng_.range(0, 511));
       f.pkt.beats[beat][bit / 64] ^= uint64_t{1} << (bit % 64);
       ++counts_.corrupted;
       if (from < from_.size()) ++from_[from].corrupted;

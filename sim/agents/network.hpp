@@ -6,7 +6,9 @@
 // port after a random latency, so packets, also of one block, overtake each other. Per packet
 // it may drop it, corrupt one random bit of one beat, or deliver it twice, each with a
 // configurable percentage, and a scenario can aim a fault at the next packet that matches.
-// Every choice comes from the network's own random stream: a seed is a run.
+// Every choice comes from the network's own random stream: a seed is a run. It reports on
+// event buses: each packet a node sent (TxEvent, on that node's bus) and what it did with
+// each packet (NetEvent, on the network's own bus).
 #pragma once
 
 #include <cstdint>
@@ -19,6 +21,7 @@
 
 #include "ref_model/common/wire.hpp"
 #include "sim/core/component.hpp"
+#include "sim/core/events.hpp"
 #include "sim/core/ports.hpp"
 #include "sim/core/rng.hpp"
 
@@ -36,46 +39,42 @@ struct NetOptions {
   unsigned buffer = 64;
 };
 
-// What the network did with a packet (the log's "net" event).
-struct NetEvent {
-  enum class Action : uint8_t { Deliver, Drop, Corrupt, Dup };
-  uint64_t cycle = 0;
-  Action action = Action::Deliver;
-  unsigned from = 0, to = 0;
-  unsigned kind = 0, tid = 0, seq = 0;
-};
-const char* to_string(NetEvent::Action a);
-
 // A fault aimed at the next packet that matches (scenario "net" event); unset fields match
-// anything.
+// anything. The directed tests also let `skip` matching packets pass first and choose the
+// bit a corruption flips (else both random).
 struct NetFault {
   NetEvent::Action action = NetEvent::Action::Drop;  // Drop, Corrupt or Dup
   std::optional<unsigned> kind, tid, seq, from;
+  unsigned skip = 0;
+  std::optional<unsigned> beat = std::nullopt, bit = std::nullopt;  // Corrupt: bit of beat
 };
 
 class Network : public Component {
  public:
-  // One tx and one rx port per node, node i at index i.
-  Network(std::string name, std::vector<StreamTxPorts> tx, std::vector<StreamRxPorts> rx, Rng& rng,
-          NetOptions opt);
-
-  // A packet's last beat left node `from` (before any fault is applied).
-  std::function<void(unsigned from, const ni::WirePacket&, uint64_t cycle)> on_tx;
-  // A packet's last beat entered node `to`.
-  std::function<void(unsigned to, const ni::WirePacket&, uint64_t cycle)> on_rx;
-  std::function<void(const NetEvent&)> on_net;
+  // A node's side of the network: its tx port (the network takes packets), its rx port (the
+  // network delivers), and the bus its TxEvents go to (none: not reported).
+  struct Port {
+    StreamTxPorts tx;
+    StreamRxPorts rx;
+    EventBus* bus = nullptr;
+  };
+  // One port per node, node i at index i; NetEvents go to `events`.
+  Network(Net net, std::vector<Port> ports, EventBus& events, Rng& rng, NetOptions opt);
 
   void arm(const NetFault& f) { armed_.push_back(f); }
   // A raw packet into node `to`'s rx port, delivered at cycle `at` or later (scenario
   // "packet" events); logged as delivered from node `to` itself.
   void inject(unsigned to, ni::WirePacket p, uint64_t at);
+  // Holds node `node`'s tx ready low (back-pressure the directed tests choose), or releases it.
+  void hold(unsigned node, bool on) { held_.at(node) = on; }
 
   void on_reset() override;
   void drive(uint64_t cycle) override;
   void sample(uint64_t cycle) override;
   bool busy() const override;
 
-  const std::string& name() const { return name_; }
+  Net net() const { return net_; }
+  const char* name() const { return to_string(net_); }
   struct Counts {
     uint64_t sent = 0;       // packets taken from tx ports
     uint64_t delivered = 0;  // packets (copies) handed to rx ports
@@ -109,15 +108,19 @@ class Network : public Component {
   };
   void route(unsigned from, ni::WirePacket p, uint64_t cycle);
   void emit(NetEvent e, NetEvent::Action a, uint64_t cycle);
-  std::optional<NetEvent::Action> armed_fault(const NetEvent& h);
+  // The fault armed for this packet, taken off the list (none: the random draws decide).
+  std::optional<NetFault> armed_fault(const NetEvent& h);
 
-  std::string name_;
+  Net net_;
   std::vector<StreamTxPorts> tx_;
   std::vector<StreamRxPorts> rx_;
+  std::vector<EventBus*> bus_;  // per node: its TxEvents
+  EventBus& events_;            // NetEvents
   Rng& rng_;
   NetOptions opt_;
   std::vector<ni::WirePacket> asm_;  // per node: beats of the packet leaving tx
   std::vector<uint8_t> tx_ready_;
+  std::vector<uint8_t> held_;
   std::vector<RxPort> port_;
   std::vector<NetFault> armed_;
   std::vector<uint64_t> sent_by_, delivered_to_;

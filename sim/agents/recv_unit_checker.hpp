@@ -1,45 +1,37 @@
 // SPDX-License-Identifier: Apache-2.0
-// The receive-unit golden model (ref_model/recv, RecvChecker) on one node of the N-node
-// simulator, behind the checker interface. It only watches ports, never drives one:
-// packets accepted on req_rx and rsp_rx (valid && ready beats, assembled up to the last),
-// write bursts on the node's memory master (AW and W handshakes, paired in order) and their
-// B responses, responses offered on rsp_tx (at the first cycle RSP_TX_VALID shows each) and
-// the responses the engine takes (the rsp tap). Within a cycle it reports them in the order
-// of tests/top/tb_ni_node.cpp: rsp_tx, bursts, B, then req_rx, rsp_rx and the engine's rsp.
-// At the end, counters 16-26 as read back over the CPU port are compared with the model.
+// The receive-unit golden model (ref_model/recv, RecvChecker) on one node, behind the checker
+// interface. It subscribes to the node's event bus: what the receive side's ports showed
+// (RxMonitor: responses offered on rsp_tx, write bursts and B responses of the memory master,
+// packets accepted on req_rx and rsp_rx) and the responses the engine takes (the rsp tap,
+// RspInMonitor), in that order within a cycle. At the end, counters 16-26 as read back over
+// the CPU port are compared with the model.
 #pragma once
 
 #include <array>
 #include <cstdint>
-#include <deque>
 #include <string>
 #include <vector>
 
 #include "ref_model/common/types.hpp"
 #include "ref_model/recv/recv_model.hpp"
+#include "sim/agents/rx_monitor.hpp"
 #include "sim/core/checker.hpp"
-#include "sim/core/component.hpp"
-#include "sim/core/ports.hpp"
 
 namespace sim {
 
-class RecvUnitChecker : public Component, public Checker {
+class RecvUnitChecker : public Checker {
  public:
-  // The node's ports the checker watches (all read only).
-  struct Ports {
-    AxiMemPorts mem;
-    StreamRxPorts req_rx, rsp_rx;
-    StreamTxPorts rsp_tx;
-    RspInPorts rsp;  // the engine's response input (tap)
-  };
-
-  // `rx_idle`: control word 2 (RxIdle) as the node holds it during the run.
-  RecvUnitChecker(const Ports& port, uint16_t node, unsigned contexts = 64,
+  // `mon`: the node's receive-side monitor (asked at the end whether it holds half a burst
+  // or half a packet); `rx_idle`: control word 2 (RxIdle) as the node holds it.
+  RecvUnitChecker(const RxMonitor& mon, uint16_t node, unsigned contexts = 64,
                   uint64_t rx_idle = 65536);
 
-  // Component (observe only)
-  void on_reset() override;
-  void sample(uint64_t cycle) override;
+  // Listener
+  void on_rsp_offer(const RspOfferEvent& e) override;
+  void on_wr_burst(const WrBurstEvent& e) override;
+  void on_mem_b(const MemBEvent& e) override;
+  void on_rx(const RxEvent& e) override;
+  void on_rsp(const RspEvent& e) override;
 
   // Checker
   std::string name() const override { return "node" + std::to_string(node_) + " receive unit"; }
@@ -52,26 +44,19 @@ class RecvUnitChecker : public Component, public Checker {
   // unit's packets and is not compared here.
   void check_counters(const std::array<uint64_t, ni::NumNodeStats>& v, uint64_t cycle);
 
+  // The model itself: a directed test feeds it wrong observations, or tells it RxIdle.
+  ni::RecvChecker& model() { return chk_; }
   const ni::RecvChecker& model() const { return chk_; }
   uint64_t packets_seen() const { return n_req_; }
 
  private:
   void report(const std::vector<std::string>& bad, uint64_t cycle);
-  void watch_mem(uint64_t cycle);
 
-  Ports p_;
+  const RxMonitor& mon_;
   uint16_t node_;
   ni::RecvChecker chk_;
   std::vector<CheckFailure> errors_;
   uint64_t n_req_ = 0;
-  // Stream assembly.
-  ni::WirePacket req_cur_;
-  bool rsp_offered_ = false;  // the response on rsp_tx was reported (held until taken)
-  // Memory writes: AW handshakes awaiting their W beats, W bursts awaiting their AW.
-  bool aw_offered_ = false;
-  uint64_t aw_first_ = 0;
-  std::deque<ni::RxBurst> aws_, ws_;
-  ni::RxBurst w_cur_;
 };
 
 }  // namespace sim

@@ -11,11 +11,12 @@ void SendUnitChecker::on_packet(const PacketEvent& e) {
   chk_.on_engine_packet(ni::Packet::unpack(e.data));
 }
 
-void SendUnitChecker::on_tx(const ni::WirePacket& p, uint64_t cycle) {
-  const std::vector<std::string> bad = chk_.on_tx(p);
+void SendUnitChecker::on_tx(const TxEvent& e) {
+  if (e.net != Net::Req) return;
+  const std::vector<std::string> bad = chk_.on_tx(e.packet);
   if (bad.empty() || !errors_.empty()) return;
   CheckFailure f;
-  f.cycle = cycle;
+  f.cycle = e.cycle;
   f.what = "req_tx packet differs from the send-unit model: " + bad.front();
   for (const std::string& b : bad) f.detail += "  " + b + "\n";
   errors_.push_back(std::move(f));

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-// The packet checker of one node's send unit behind the checker interface: the blocks and
-// engine packets the send unit accepts (from the node's trace taps, via the event bus) and
-// the packets that leave req_tx (from the network model) go to the send-unit golden model
-// (ref_model/send), which predicts every wire packet: head fields, payload, CRCs, order.
+// The packet checker of one node's send unit behind the checker interface. It subscribes to
+// the node's event bus: the blocks and engine packets the send unit accepts (the node's trace
+// taps) and the packets that leave req_tx (the request network's TxEvent) go to the send-unit
+// golden model (ref_model/send), which predicts every wire packet: head fields, payload,
+// CRCs, order.
 #pragma once
 
 #include <cstdint>
@@ -25,8 +26,8 @@ class SendUnitChecker : public Checker {
 
   void on_block(const BlockEvent& e) override;
   void on_packet(const PacketEvent& e) override;
-  // A packet's last beat left req_tx.
-  void on_tx(const ni::WirePacket& p, uint64_t cycle);
+  // A packet's last beat left req_tx (responses leaving rsp_tx are the receive unit's).
+  void on_tx(const TxEvent& e) override;
 
   uint64_t packets_checked() const { return chk_.packets_checked(); }
 

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // What the monitors see at a top's ports and trace port, one struct per event kind; the
 // listener interface through which checkers, the log writer, the responder and the coverage
-// collector receive them; and the event bus that delivers them.
+// collector receive them; and the event bus that delivers them. The bus is the one way
+// anything in the environment learns what happened: monitors and agents emit, checkers and
+// writers subscribe to the events they need.
 #pragma once
 
 #include <array>
@@ -9,6 +11,12 @@
 #include <vector>
 
 #include "sim/core/component.hpp"
+
+namespace ni {
+struct Descriptor;
+struct RxBurst;
+struct WirePacket;
+}  // namespace ni
 
 namespace sim {
 
@@ -99,6 +107,78 @@ struct TapEvent {
   bool s2_retx;   // stage 2 holds a re-issue request
 };
 
+// ---- the full NI (ICD 15) ------------------------------------------------------------------
+// The two networks that join the nodes: requests (data, inline, control packets) and
+// responses (ACK, NACK).
+enum class Net : uint8_t { Req, Rsp };
+inline const char* to_string(Net n) { return n == Net::Req ? "req" : "rsp"; }
+
+// A packet's last beat left a node's tx port of network `net` (the network took it whole,
+// before any fault is applied).
+struct TxEvent {
+  uint64_t cycle;
+  Net net;
+  const ni::WirePacket& packet;
+};
+// A packet's last beat entered a node's rx port of network `net` (valid && ready), as the
+// port carried it.
+struct RxEvent {
+  uint64_t cycle;
+  Net net;
+  const ni::WirePacket& packet;
+};
+// What a network did with a packet (the log's "net" event).
+struct NetEvent {
+  enum class Action : uint8_t { Deliver, Drop, Corrupt, Dup };
+  uint64_t cycle = 0;
+  Action action = Action::Deliver;
+  unsigned from = 0, to = 0;
+  unsigned kind = 0, tid = 0, seq = 0;
+};
+inline const char* to_string(NetEvent::Action a) {
+  switch (a) {
+    case NetEvent::Action::Deliver:
+      return "deliver";
+    case NetEvent::Action::Drop:
+      return "drop";
+    case NetEvent::Action::Corrupt:
+      return "corrupt";
+    case NetEvent::Action::Dup:
+      return "dup";
+  }
+  return "?";
+}
+// The receive unit's decisions as its ports show them: a response offered on rsp_tx (once,
+// at the first cycle RSP_TX_VALID shows it), a write burst on the memory master complete (AW
+// paired with its W beats, in order), a B handshake of the memory master.
+struct RspOfferEvent {
+  uint64_t cycle;
+  const ni::WirePacket& packet;
+};
+struct WrBurstEvent {
+  uint64_t cycle;
+  const ni::RxBurst& burst;
+};
+struct MemBEvent {
+  uint64_t cycle;
+};
+// A transfer of the node's engine went live or finished, as its golden model decided (the
+// cycle the engine decided).
+struct XferEvent {
+  enum class What : uint8_t { Live, Done, Error };
+  uint64_t cycle;
+  unsigned xfer;
+  What what;
+  const ni::Descriptor* desc;  // Live: the transfer's descriptor
+};
+// A complete notification record landed in a node's memory (the log's "notify" event).
+struct NotifyEvent {
+  uint64_t cycle;
+  uint64_t addr;
+  uint64_t tag;
+  unsigned src_node;
+};
+
 class Listener {
  public:
   virtual ~Listener() = default;
@@ -113,6 +193,14 @@ class Listener {
   virtual void on_status(const StatusEvent&) {}
   virtual void on_tap(const TapEvent&) {}
   virtual void on_memwr(const MemWrEvent&) {}
+  virtual void on_tx(const TxEvent&) {}
+  virtual void on_rx(const RxEvent&) {}
+  virtual void on_net(const NetEvent&) {}
+  virtual void on_rsp_offer(const RspOfferEvent&) {}
+  virtual void on_wr_burst(const WrBurstEvent&) {}
+  virtual void on_mem_b(const MemBEvent&) {}
+  virtual void on_xfer(const XferEvent&) {}
+  virtual void on_notify(const NotifyEvent&) {}
   // Called once per cycle after every event of the cycle was delivered.
   virtual void end_of_cycle(uint64_t cycle) { (void)cycle; }
 };
@@ -120,7 +208,10 @@ class Listener {
 // Delivers the events of one top instance to its listeners, in registration order. The
 // monitors of the instance emit through it; registered with SimCtrl after them, it closes
 // each cycle (end_of_cycle) once every event of the cycle, including the post-edge ones, has
-// been delivered.
+// been delivered. A listener may emit on the bus while it is handed an event (the engine
+// checker announces a transfer its model finished): the nested event reaches every listener
+// at that point, before the outer one goes on. A bus of events that belong to no top (what a
+// network did) is not registered with SimCtrl: it has no cycle to close.
 class EventBus : public Component {
  public:
   void add(Listener& l) { listeners_.push_back(&l); }

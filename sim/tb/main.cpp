@@ -14,13 +14,13 @@
 #include <string>
 #include <vector>
 
-#include "sim/core/scenario.hpp"
-#include "sim/core/shrink.hpp"
 #include "sim/core/sim_ctrl.hpp"
-#include "sim/tb/qos/coverage.hpp"
-#include "sim/tb/qos/testbench.hpp"
+#include "sim/env/env.hpp"
+#include "sim/env/scenario.hpp"
+#include "sim/env/shrink.hpp"
+#include "sim/tb/qos/engine_wiring.hpp"
 #ifndef NI_SIM_QOS_ONLY
-#include "sim/tb/node/system.hpp"
+#include "sim/tb/node/node_wiring.hpp"
 #endif
 
 #if VM_COVERAGE
@@ -155,65 +155,19 @@ std::string reproduce_command(const Cli& c, const sim::SimConfig& cfg, uint64_t 
   return os.str();
 }
 
-nlohmann::json report_json(const sim::Testbench& tbc, const sim::RunResult& r,
-                           const sim::SimConfig& cfg) {
-  auto& tb = const_cast<sim::Testbench&>(tbc);
-  const ni::EngineModel& m = tb.model();
-  nlohmann::json j;
-  j["seed"] = cfg.seed;
-  j["transfers"] = m.transfers_live();
-  j["completed"] = m.transfers_done();
-  j["errors"] = m.transfers_error();
-  j["mismatches"] = m.failed() ? 1 : 0;
-  j["passed"] = r.passed;
-  j["failure"] = r.failure;
-  j["cycles"] = r.cycles;
-  j["wall_seconds"] = r.wall_seconds;
-  j["cycles_per_second"] = r.wall_seconds > 0 ? double(r.cycles) / r.wall_seconds : 0.0;
-  j["transfers_per_second"] =
-      r.wall_seconds > 0 ? double(m.transfers_done() + m.transfers_error()) / r.wall_seconds : 0.0;
-  j["blocks"] = m.stats().get(ni::Stat::BlocksIssued);
-  j["packets"] = m.stats().get(ni::Stat::InlinePackets) + m.stats().get(ni::Stat::ControlPackets);
-  j["inline_packets"] = m.stats().get(ni::Stat::InlinePackets);
-  j["control_packets"] = m.stats().get(ni::Stat::ControlPackets);
-  j["acks"] = m.stats().get(ni::Stat::AcksAccepted);
-  j["nacks"] = m.stats().get(ni::Stat::Nacks);
-  j["responses_dropped"] = m.stats().get(ni::Stat::RspDropped);
-  j["retransmissions"] = m.stats().get(ni::Stat::Retransmissions);
-  j["timeouts"] = m.stats().get(ni::Stat::Timeouts);
-  j["writes_rejected"] = m.writes_rejected();
-  j["reads"] = m.reads_done();
-  j["blk_stall_cycles"] = m.stats().get(ni::Stat::BlkStallCycles);
-  j["pkt_stall_cycles"] = m.stats().get(ni::Stat::PktStallCycles);
-  j["ack_reorder_depth"] = tb.responder().max_overtake();
-  j["responses_injected"] = tb.responder().injected();
-  j["responses_lost"] = tb.responder().lost();
-  j["responses_late"] = tb.responder().late();
-  j["max_queue_depth"] = m.max_queue_depth();
-  if (sim::Cpu* cpu = tb.cpu()) {
-    j["illegal_writes_sent"] = cpu->illegal_sent();
-    j["illegal_writes_rejected"] = cpu->illegal_rejected();
-    j["legal_writes_rejected"] = cpu->unexpected_rejects();
-  }
-  nlohmann::json lat;
-  for (unsigned k = 0; k < 4; ++k) {
-    const ni::LatencyStats& s = m.latency()[k];
-    lat[ni::to_string(ni::Kind(k))] = {{"count", s.count},
-                                       {"min", s.count ? s.min : 0},
-                                       {"mean", s.count ? double(s.sum) / double(s.count) : 0.0},
-                                       {"max", s.max}};
-  }
-  j["latency_cycles"] = lat;
-  j["config"] = cfg.to_json();
-  return j;
+// The Env of a run: the engine alone (--nodes 0) or N nodes on the network model.
+std::unique_ptr<sim::Env> make_env(const sim::EnvOptions& opt) {
+#ifndef NI_SIM_QOS_ONLY
+  if (opt.cfg.nodes != 0) return std::make_unique<sim::Env>(opt, sim::node_wiring());
+#endif
+  return std::make_unique<sim::Env>(opt, sim::engine_wiring());
 }
 
-// The end of a failed run, for either system (sim::Testbench, sim::NodeSystem): the first
-// failure and its reproduce command, then on request the shrunk scenario and the trace
-// window (a deterministic rerun from reset, dumping only the cycles before the failure).
-template <class System>
+// The end of a failed run: the first failure and its reproduce command, then on request the
+// shrunk scenario and the trace window (a deterministic rerun from reset, dumping only the
+// cycles before the failure).
 int report_failure(const Cli& cli, const sim::SimConfig& cfg, const sim::RunResult& r,
-                   typename System::Options opt, const sim::Scenario* scenario) {
+                   sim::EnvOptions opt, const sim::Scenario* scenario) {
   const uint64_t window = cli.have_trace_window ? cli.trace_window : 2000;
   std::printf("FAIL seed %" PRIu64 " at cycle %" PRIu64 ": %s\n", cfg.seed, r.fail_cycle,
               r.failure.c_str());
@@ -224,12 +178,11 @@ int report_failure(const Cli& cli, const sim::SimConfig& cfg, const sim::RunResu
   opt.progress = sim::Progress::Mode::Off;
   if (!cli.shrink.empty() && scenario != nullptr) {
     const std::string sig = sim::failure_signature(r.failure);
-    typename System::Options sopt = opt;
+    sim::EnvOptions sopt = opt;
     sopt.trace_path.clear();
     auto fails = [&](const sim::Scenario& cand) -> std::string {
       sopt.scenario = &cand;
-      System sys(sopt);
-      const sim::RunResult rr = sys.run();
+      const sim::RunResult rr = make_env(sopt)->run();
       return rr.passed ? std::string() : rr.failure;
     };
     auto progress = [&](const std::string& m) {
@@ -250,8 +203,7 @@ int report_failure(const Cli& cli, const sim::SimConfig& cfg, const sim::RunResu
     opt.trace_from = r.fail_cycle > window ? r.fail_cycle - window : 0;
     opt.cfg.max_cycles = r.fail_cycle + 2;
     try {
-      System sys(opt);
-      sys.run();
+      make_env(opt)->run();
     } catch (const std::exception& e) {
       std::fprintf(stderr, "ni_sim: trace rerun failed: %s\n", e.what());
     }
@@ -276,10 +228,9 @@ void write_report(const Cli& cli, const nlohmann::json& report) {
   out << report.dump(2) << "\n";
 }
 
-#ifndef NI_SIM_QOS_ONLY
-// ni_sim --nodes N: N ni_nodes on the network model (ICD 15).
-int run_nodes(const Cli& cli, const sim::SimConfig& cfg, const sim::Scenario* scenario) {
-  sim::NodeSystem::Options opt;
+// One run of either system: the report, the PASS line or the failure.
+int run(const Cli& cli, const sim::SimConfig& cfg, const sim::Scenario* scenario) {
+  sim::EnvOptions opt;
   opt.cfg = cfg;
   opt.scenario = scenario;
   opt.record_path = cli.record;
@@ -293,16 +244,18 @@ int run_nodes(const Cli& cli, const sim::SimConfig& cfg, const sim::Scenario* sc
   if (!cli.trace.empty() && !cli.have_trace_window) opt.trace_path = cli.trace;
   sim::RunResult r;
   nlohmann::json report;
+  std::string pass_line;
   try {
-    sim::NodeSystem sys(opt);
-    r = sys.run();
-    report = sys.report(r);
-    if (cli.profile) sys.print_profile();
+    const std::unique_ptr<sim::Env> env = make_env(opt);
+    r = env->run();
+    report = env->report(r);
+    pass_line = env->pass_line(r, report);
+    if (cli.profile) env->print_profile();
     if (!cli.coverage.empty()) {
-      sys.write_coverage(cli.coverage, coverage_source(cli, cfg, report, r));
+      env->write_coverage(cli.coverage, coverage_source(cli, cfg, report, r));
     }
 #if VM_COVERAGE
-    if (!cli.code_coverage.empty()) sys.context().coveragep()->write(cli.code_coverage.c_str());
+    if (!cli.code_coverage.empty()) env->context().coveragep()->write(cli.code_coverage.c_str());
 #endif
   } catch (const std::exception& e) {
     std::fprintf(stderr, "ni_sim: error: %s\n", e.what());
@@ -310,23 +263,11 @@ int run_nodes(const Cli& cli, const sim::SimConfig& cfg, const sim::Scenario* sc
   }
   write_report(cli, report);
   if (r.passed) {
-    if (!cli.quiet) {
-      std::printf("PASS seed %" PRIu64 ", %u nodes: %" PRIu64 " transfers (%" PRIu64
-                  " DONE, %" PRIu64 " ERROR), %" PRIu64 " blocks, %" PRIu64
-                  " request packets, %" PRIu64 " bytes delivered (%.2f bytes/cycle); %" PRIu64
-                  " cycles in %.1f s (%.0f cycles/s)\n",
-                  cfg.seed, cfg.nodes, report["transfers"].get<uint64_t>(),
-                  report["completed"].get<uint64_t>(), report["errors"].get<uint64_t>(),
-                  report["blocks"].get<uint64_t>(), report["packets"].get<uint64_t>(),
-                  report["bytes_delivered"].get<uint64_t>(),
-                  report["goodput_bytes_per_cycle"].get<double>(), r.cycles, r.wall_seconds,
-                  report["cycles_per_second"].get<double>());
-    }
+    if (!cli.quiet) std::printf("%s\n", pass_line.c_str());
     return 0;
   }
-  return report_failure<sim::NodeSystem>(cli, cfg, r, opt, scenario);
+  return report_failure(cli, cfg, r, opt, scenario);
 }
-#endif
 
 }  // namespace
 
@@ -371,59 +312,5 @@ int main(int argc, char** argv) {
   }
 
   sim::SimCtrl::install_sigint_handler();
-#ifndef NI_SIM_QOS_ONLY
-  if (cfg.nodes != 0) return run_nodes(cli, cfg, cli.scenario.empty() ? nullptr : &scenario);
-#endif
-  sim::Testbench::Options opt;
-  opt.cfg = cfg;
-  opt.log_path = cli.log;
-  opt.record_path = cli.record;
-  opt.capture_path = cli.capture;
-  if (!cli.scenario.empty()) opt.scenario = &scenario;
-  opt.progress = sim::Progress::mode_for_stderr(cli.quiet);
-  if (!cli.trace.empty() && !cli.have_trace_window) opt.trace_path = cli.trace;
-
-  sim::RunResult r;
-  nlohmann::json report;
-  try {
-    sim::Testbench tb(opt);
-    std::unique_ptr<sim::FunctionalCoverage> fcov;
-    if (!cli.coverage.empty()) {
-      fcov = std::make_unique<sim::FunctionalCoverage>(tb.model());
-      fcov->attach(tb);
-    }
-    r = tb.run();
-    report = report_json(tb, r, cfg);
-    if (fcov) {
-      fcov->write(cli.coverage, coverage_source(cli, cfg, report, r));
-    }
-#if VM_COVERAGE
-    if (!cli.code_coverage.empty()) tb.context().coveragep()->write(cli.code_coverage.c_str());
-#endif
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "ni_sim: error: %s\n", e.what());
-    return 2;
-  }
-
-  write_report(cli, report);
-
-  if (r.passed) {
-    if (!cli.quiet) {
-      std::printf(
-          "PASS seed %" PRIu64 ": %" PRIu64 " transfers (%" PRIu64 " DONE, %" PRIu64
-          " ERROR), %" PRIu64 " blocks, %" PRIu64 " inline + %" PRIu64 " control packets, %" PRIu64
-          " writes rejected, %" PRIu64 " responses dropped, ACK reorder depth %u; %" PRIu64
-          " cycles in %.1f s (%.0f cycles/s)\n",
-          cfg.seed, report["transfers"].get<uint64_t>(), report["completed"].get<uint64_t>(),
-          report["errors"].get<uint64_t>(), report["blocks"].get<uint64_t>(),
-          report["inline_packets"].get<uint64_t>(), report["control_packets"].get<uint64_t>(),
-          report["writes_rejected"].get<uint64_t>(), report["responses_dropped"].get<uint64_t>(),
-          report["ack_reorder_depth"].get<unsigned>(), r.cycles, r.wall_seconds,
-          report["cycles_per_second"].get<double>());
-    }
-    return 0;
-  }
-
-  return report_failure<sim::Testbench>(cli, cfg, r, opt,
-                                        cli.scenario.empty() ? nullptr : &scenario);
+  return run(cli, cfg, cli.scenario.empty() ? nullptr : &scenario);
 }

@@ -2,8 +2,9 @@
 // The end-to-end scoreboard of the full-NI simulator (sim/agents/e2e_scoreboard, ICD 15) alone:
 // transfers are announced through on_live/on_finish as the engine models would, node memory is
 // written directly (MemImage::write, as the memory model does) and each write is reported
-// through node_listener(n).on_memwr. Expected records and messages are worked out from
-// ICD 13 (notification: tag, size, src_node, 0x0001, little-endian) and ICD 15.
+// on the node's event bus (on_memwr), where the scoreboard announces notification records. Expected
+// records and messages are worked out from ICD 13 (notification: tag, size, src_node, 0x0001,
+// little-endian) and ICD 15.
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstdint>
@@ -24,10 +25,30 @@ constexpr uint64_t kDst = uint64_t{1} << 47;  // destinations at or above 2^47 (
 
 uint64_t at(unsigned node, uint64_t a) { return (uint64_t{node} << 48) | a; }
 
-// Three nodes' memories and a scoreboard over them.
+// A notification record announced on node `node`'s bus: (cycle, node, addr, tag, src_node).
+using Notify = std::tuple<uint64_t, unsigned, uint64_t, uint64_t, unsigned>;
+struct NotifyLog : sim::Listener {
+  NotifyLog(std::vector<Notify>& s, unsigned n) : seen(s), node(n) {}
+  void on_notify(const sim::NotifyEvent& e) override {
+    seen.emplace_back(e.cycle, node, e.addr, e.tag, e.src_node);
+  }
+  std::vector<Notify>& seen;
+  unsigned node;
+};
+
+// Three nodes' memories and buses and a scoreboard over them.
 struct Fixture {
   ni::MemImage m0{0}, m1{1}, m2{2};
   sim::E2eScoreboard sb{{&m0, &m1, &m2}};
+  sim::EventBus bus[3];
+  std::vector<Notify> seen;
+  NotifyLog logs[3] = {{seen, 0}, {seen, 1}, {seen, 2}};
+  Fixture() {
+    for (unsigned n = 0; n < 3; ++n) {
+      sb.attach(n, bus[n]);
+      bus[n].add(logs[n]);
+    }
+  }
   ni::MemImage& mem(unsigned n) { return n == 0 ? m0 : n == 1 ? m1 : m2; }
 
   // `data` written at `a` of node `node` and reported as one burst of one run.
@@ -39,7 +60,7 @@ struct Fixture {
     e.addr = a;
     e.bytes = data.size();
     e.runs.push_back(sim::MemWrEvent::Run{a, data});
-    sb.node_listener(node).on_memwr(e);
+    bus[node].emit([&](sim::Listener& l) { l.on_memwr(e); });
   }
   // The source bytes of memory transfer `d` of node `src` into its destination, in bursts of
   // at most `chunk` bytes; `flip` >= 0 inverts that byte on the way.
@@ -153,10 +174,7 @@ TEST_CASE("e2e: a DONE transfer that wrote nothing fails", "[e2e]") {
 TEST_CASE("e2e: the notification record after the data passes", "[e2e]") {
   Fixture f;
   const ni::Descriptor d = notify_xfer(1);
-  std::vector<std::tuple<uint64_t, unsigned, uint64_t, uint64_t, unsigned>> seen;
-  f.sb.on_notify = [&](uint64_t cycle, unsigned node, uint64_t addr, uint64_t tag, unsigned src) {
-    seen.emplace_back(cycle, node, addr, tag, src);
-  };
+  const std::vector<Notify>& seen = f.seen;
   f.sb.on_live(2, 7, d, 0);
   f.copy(2, d);
   const std::vector<uint8_t> rec = record_from_node2();

@@ -95,26 +95,43 @@ struct Bench {
   bool one_beat;
   uint64_t cycle = 0;
   std::vector<NetEvent> events;
-  std::vector<std::pair<unsigned, uint64_t>> tx_log, rx_log;  // (node, cycle) of on_tx/on_rx
+  // (node, cycle) of each packet a node sent (TxEvent on its bus) and of each delivered (the
+  // network's deliver event: the cycle the last beat entered the node).
+  std::vector<std::pair<unsigned, uint64_t>> tx_log, rx_log;
+
+  // What the buses carry: the network's events, and each node's packets sent.
+  struct Log : sim::Listener {
+    Log(Bench& b, unsigned n) : bench(b), node(n) {}
+    void on_net(const NetEvent& e) override {
+      bench.events.push_back(e);
+      if (e.action == Action::Deliver) bench.rx_log.emplace_back(e.to, e.cycle);
+    }
+    void on_tx(const sim::TxEvent& e) override { bench.tx_log.emplace_back(node, e.cycle); }
+    Bench& bench;
+    unsigned node;
+  };
+  sim::EventBus net_bus;
+  std::vector<std::unique_ptr<sim::EventBus>> buses;
+  std::vector<std::unique_ptr<Log>> logs;  // [i]: node i's; back: the network's
 
   Bench(unsigned n, NetOptions opt, uint64_t seed = 1, bool rsp = false)
       : rng(seed), one_beat(rsp) {
-    std::vector<sim::StreamTxPorts> tx;
-    std::vector<sim::StreamRxPorts> rx;
+    std::vector<Network::Port> ports;
+    for (unsigned i = 0; i <= n; ++i) logs.push_back(std::make_unique<Log>(*this, i));
+    net_bus.add(*logs.back());
     for (unsigned i = 0; i < n; ++i) {
       nodes.push_back(std::make_unique<FakeNode>());
       FakeNode& f = *nodes.back();
-      tx.push_back(sim::StreamTxPorts{&f.tx_valid, &f.tx_ready, sim::WideOut{f.tx_data, 16},
-                                      rsp ? nullptr : &f.tx_last});
-      rx.push_back(sim::StreamRxPorts{&f.rx_valid, &f.rx_ready, sim::WideIn{f.rx_data, 16},
-                                      rsp ? nullptr : &f.rx_last});
+      buses.push_back(std::make_unique<sim::EventBus>());
+      buses.back()->add(*logs[i]);
+      ports.push_back(
+          Network::Port{sim::StreamTxPorts{&f.tx_valid, &f.tx_ready, sim::WideOut{f.tx_data, 16},
+                                           rsp ? nullptr : &f.tx_last},
+                        sim::StreamRxPorts{&f.rx_valid, &f.rx_ready, sim::WideIn{f.rx_data, 16},
+                                           rsp ? nullptr : &f.rx_last},
+                        buses.back().get()});
     }
-    net = std::make_unique<Network>(rsp ? "rsp" : "req", tx, rx, rng, opt);
-    net->on_net = [this](const NetEvent& e) { events.push_back(e); };
-    net->on_tx = [this](unsigned from, const WirePacket&, uint64_t c) {
-      tx_log.emplace_back(from, c);
-    };
-    net->on_rx = [this](unsigned to, const WirePacket&, uint64_t c) { rx_log.emplace_back(to, c); };
+    net = std::make_unique<Network>(rsp ? sim::Net::Rsp : sim::Net::Req, ports, net_bus, rng, opt);
     net->on_reset();
   }
   FakeNode& node(unsigned i) { return *nodes.at(i); }

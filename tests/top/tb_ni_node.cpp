@@ -1,35 +1,33 @@
 // SPDX-License-Identifier: Apache-2.0
-// One ni_node on a loopback network (ICD 10-13, 15 with --nodes 1): its req_tx feeds its own
-// req_rx and its rsp_tx its own rsp_rx, through a C++ link that can drop, corrupt or
-// duplicate a chosen packet. The CPU writes descriptors over AXI and polls status; the
-// memory model (sim/agents/mem_model) serves reads and writes. Checked: every transfer ends
-// DONE, the destination bytes equal the source bytes (the memory pattern of ICD 15), the
-// notification record is in memory, every req_tx packet is as the send-unit model predicts,
-// and the statistics counters 16-26 read over AXI count what happened. The receive unit's
-// golden model (ref_model/recv, RecvChecker) watches req_rx, rsp_rx, the memory writes, rsp_tx
-// and the engine's rsp port in every case and must report nothing.
+// One ni_node on a loopback network (ICD 10-13, 15 with --nodes 1), built as ni_sim builds
+// every node (sim/tb/node/node_agents: the node, its AXI master and memory model, its
+// monitors and unit checkers on its event bus): its req_tx feeds its own req_rx and its
+// rsp_tx its own rsp_rx through the network model (sim/agents/network), which the tests aim
+// faults with (drop, corrupt, duplicate a chosen packet), inject a peer's packets through and
+// hold rsp_tx off with. The CPU writes descriptors over AXI and polls status; the memory model
+// serves reads and writes. Checked: every transfer ends DONE, the destination bytes equal the
+// source bytes (the memory pattern of ICD 15), the notification record is in memory, and the
+// statistics counters 16-26 read over AXI count what happened; the node's checkers (the
+// engine's golden model, the send unit's on every req_tx packet, the receive unit's on
+// req_rx, rsp_rx, the memory writes, rsp_tx and the engine's rsp port, the memory's protocol
+// checks) watch every case and must report nothing.
 #include <algorithm>
 #include <array>
 #include <catch2/catch.hpp>
 #include <cstdint>
-#include <deque>
-#include <functional>
 #include <string>
 #include <vector>
 
-#include "Vni_node.h"
 #include "ref_model/common/addr_map.hpp"
-#include "ref_model/common/bits.hpp"
 #include "ref_model/common/descriptor.hpp"
 #include "ref_model/common/wire.hpp"
 #include "ref_model/recv/recv_model.hpp"
 #include "ref_model/send/send_model.hpp"
-#include "sim/agents/axi_master.hpp"
-#include "sim/agents/mem_model.hpp"
-#include "sim/agents/rx_observer.hpp"
+#include "sim/agents/network.hpp"
 #include "sim/core/rng.hpp"
 #include "sim/core/sim_ctrl.hpp"
-#include "sim/tb/bind.hpp"
+#include "sim/tb/node/node_agents.hpp"
+#include "verilated.h"
 
 namespace {
 
@@ -39,158 +37,78 @@ using ni::WirePacket;
 constexpr uint16_t kNode = 0;
 constexpr uint64_t kDstBase = uint64_t{1} << 47;
 
-// What the link does to the next packet that matches.
+// What the network does to the next packet that matches: the `nth` packet of wire kind
+// `kind` from now on (0 = the first); a corruption flips bit 132 of the payload beat (of the
+// head beat of a one-beat packet).
 struct Fault {
-  enum Action { None, Drop, Corrupt, Dup } action = None;
+  enum Action { Drop, Corrupt, Dup } action = Drop;
   unsigned kind = 2;
-  unsigned nth = 0;  // the nth packet of that kind (0 = the first)
+  unsigned nth = 0;
 };
 
-// The loopback link of one stream: whole packets from tx, delivered beat by beat to rx.
-class Link {
- public:
-  Link(const uint8_t* tx_valid, uint8_t* tx_ready, const VlWide<16>* tx_data,
-       const uint8_t* tx_last, uint8_t* rx_valid, const uint8_t* rx_ready, VlWide<16>* rx_data,
-       uint8_t* rx_last)
-      : txv_(tx_valid),
-        txr_(tx_ready),
-        txd_(tx_data),
-        txl_(tx_last),
-        rxv_(rx_valid),
-        rxr_(rx_ready),
-        rxd_(rx_data),
-        rxl_(rx_last) {}
-  // Arms a fault; `nth` counts packets of its kind from now on.
-  void set_fault(Fault f) {
-    fault_ = f;
-    seen_ = 0;
+// The packets that left the node, per network.
+struct Sent : sim::Listener {
+  void on_tx(const sim::TxEvent& e) override {
+    (e.net == sim::Net::Req ? req : rsp).push_back(e.packet);
   }
-  std::vector<WirePacket> sent;  // every packet that left tx
-  std::function<void(const WirePacket&)> on_tx;
-  std::function<void(const WirePacket&)> on_rx;  // a packet's last beat accepted by rx
-  bool hold_tx = false;                          // tx ready held low (back-pressure)
-
-  void drive() {
-    *txr_ = !hold_tx;
-    *rxv_ = !q_.empty();
-    if (!q_.empty()) {
-      sim::wide_in(*rxd_).set<8>(q_.front().beats[beat_]);
-      if (rxl_) *rxl_ = beat_ + 1 == q_.front().beats.size();
-    }
-  }
-  void sample() {
-    if (*rxv_ && *rxr_) {
-      if (++beat_ == q_.front().beats.size()) {
-        if (on_rx) on_rx(q_.front());
-        q_.pop_front();
-        beat_ = 0;
-      }
-    }
-    if (*txv_ && *txr_) {
-      cur_.beats.push_back(sim::wide_out(*txd_).get<8>());
-      if (!txl_ || *txl_) {
-        sent.push_back(cur_);
-        if (on_tx) on_tx(cur_);
-        deliver(cur_);
-        cur_.beats.clear();
-      }
-    }
-  }
-  bool busy() const { return !q_.empty() || !cur_.beats.empty(); }
-  // A packet into rx, behind whatever is queued (the packet injector of the directed tests).
-  void inject(const WirePacket& p) { q_.push_back(p); }
-
- private:
-  void deliver(WirePacket p) {
-    if (fault_.action != Fault::None && p.head().kind == fault_.kind) {
-      if (seen_++ == fault_.nth) {
-        const auto a = fault_.action;
-        fault_.action = Fault::None;
-        if (a == Fault::Drop) return;
-        if (a == Fault::Corrupt) p.beats[p.beats.size() > 1 ? 1 : 0][2] ^= 0x10;
-        if (a == Fault::Dup) q_.push_back(p);
-      }
-    }
-    q_.push_back(std::move(p));
-  }
-  const uint8_t* txv_;
-  uint8_t* txr_;
-  const VlWide<16>* txd_;
-  const uint8_t* txl_;
-  uint8_t* rxv_;
-  const uint8_t* rxr_;
-  VlWide<16>* rxd_;
-  uint8_t* rxl_;
-  Fault fault_;
-  std::deque<WirePacket> q_;
-  std::size_t beat_ = 0;
-  WirePacket cur_;
-  unsigned seen_ = 0;
+  std::vector<WirePacket> req, rsp;
 };
 
-class Node : public sim::Component {
+sim::NodeAgents::Options agent_options(const sim::MemOptions& mo) {
+  sim::NodeAgents::Options o;
+  o.memory = mo;
+  return o;
+}
+
+class Node {
  public:
   explicit Node(sim::MemOptions mo = {})
       : rng_(1),
-        dut_(ctx_, "node0"),
-        m_(dut_.model()),
-        axi_(sim::bind_axi_slave(m_), rng_),
-        mem_(sim::bind_axi_mem(m_), rng_, mo, kNode, bus_),
-        req_(&m_.req_tx_valid_o, &m_.req_tx_ready_i, &m_.req_tx_data_o, &m_.req_tx_last_o,
-             &m_.req_rx_valid_i, &m_.req_rx_ready_o, &m_.req_rx_data_i, &m_.req_rx_last_i),
-        rsp_(&m_.rsp_tx_valid_o, &m_.rsp_tx_ready_i, &m_.rsp_tx_data_o, nullptr, &m_.rsp_rx_valid_i,
-             &m_.rsp_rx_ready_o, &m_.rsp_rx_data_i, nullptr),
-        chk_(kNode, mem_.image()),
-        rchk_(kNode),
-        ctrl_(ctx_) {
-    ctrl_.add_dut(dut_);
-    ctrl_.add(axi_);
-    ctrl_.add(*this);
-    ctrl_.add(mem_);
-    m_.node_id_i = kNode;
-    req_.on_tx = [&](const WirePacket& p) {
-      for (auto& e : chk_.on_tx(p)) errors_.push_back("req_tx: " + e);
-    };
-    req_.on_rx = [&](const WirePacket& p) { recv_errors(rchk_.on_req_rx(p, ctrl_.cycle())); };
-    rsp_.on_rx = [&](const WirePacket& p) { recv_errors(rchk_.on_rsp_rx(p, ctrl_.cycle())); };
+        net_rng_(2),
+        a_(ctx_, kNode, rng_, rng_, agent_options(mo)),
+        ctrl_(ctx_),
+        req_(sim::Net::Req, {a_.net_port(sim::Net::Req)}, net_bus_, net_rng_, sim::NetOptions{}),
+        rsp_(sim::Net::Rsp, {a_.net_port(sim::Net::Rsp)}, net_bus_, net_rng_, sim::NetOptions{}) {
+    ctrl_.add_dut(a_.dut());
+    a_.add_stimulus(ctrl_);
+    ctrl_.add(req_);
+    ctrl_.add(rsp_);
+    a_.add_monitors(ctrl_);
+    a_.bus().add(sent_);
     ctrl_.reset();
-    REQUIRE(ctrl_.run_until([&] { return m_.init_done_o != 0; }, 5000));
+    REQUIRE(ctrl_.run_until([&] { return *a_.ports().init_done != 0; }, 5000));
+  }
+  Node(const Node&) = delete;
+  Node& operator=(const Node&) = delete;
+
+  sim::MemModel& mem() { return a_.mem(); }
+  ni::RecvChecker& recv() { return a_.recv().model(); }
+  // Every mismatch the node's checkers found, "checker: what".
+  std::vector<std::string> errors() {
+    std::vector<std::string> v;
+    for (const sim::Checker* c : a_.checkers()) {
+      for (const sim::CheckFailure& f : c->errors()) v.push_back(c->name() + ": " + f.what);
+    }
+    return v;
   }
 
-  Link& req() { return req_; }
-  Link& rsp() { return rsp_; }
-  sim::MemModel& mem() { return mem_; }
-  ni::RecvChecker& recv() { return rchk_; }
-  const std::vector<std::string>& errors() const { return errors_; }
-
-  void on_reset() override {
-    m_.req_rx_valid_i = 0;
-    m_.rsp_rx_valid_i = 0;
-    m_.req_tx_ready_i = 0;
-    m_.rsp_tx_ready_i = 0;
+  // The network: a fault aimed at a request packet, a peer's packet into req_rx (behind
+  // what is queued), rsp_tx held off, what left.
+  void arm(const Fault& f) {
+    sim::NetFault nf;
+    nf.action = f.action == Fault::Drop      ? sim::NetEvent::Action::Drop
+                : f.action == Fault::Corrupt ? sim::NetEvent::Action::Corrupt
+                                             : sim::NetEvent::Action::Dup;
+    nf.kind = f.kind;
+    nf.skip = f.nth;
+    nf.beat = 1;
+    nf.bit = 132;
+    req_.arm(nf);
   }
-  void drive(uint64_t) override {
-    req_.drive();
-    rsp_.drive();
-  }
-  void sample(uint64_t cycle) override {
-    if (m_.trace_blk_valid_o && m_.trace_blk_ready_o) {
-      ni::Bits256 d{};
-      for (unsigned i = 0; i < 8; ++i)
-        d[i / 2] |= uint64_t{m_.trace_blk_desc_o[i]} << (32 * (i % 2));
-      chk_.on_block(ni::BlockDesc::unpack(d), m_.trace_blk_tid_o);
-    }
-    if (m_.trace_pkt_valid_o && m_.trace_pkt_ready_o)
-      chk_.on_engine_packet(ni::Packet::unpack(sim::wide_out(m_.trace_pkt_data_o).get<8>()));
-    watch_recv(cycle);
-    req_.sample();
-    rsp_.sample();
-    if (m_.trace_rsp_valid_o && m_.trace_rsp_ready_o) {
-      const uint32_t r = m_.trace_rsp_o;  // rsp_t: nack [0], tid [10:1], seq [24:11]
-      recv_errors(rchk_.on_engine_rsp(uint16_t((r >> 1) & 0x3FF), uint16_t(r >> 11), r & 1));
-    }
-  }
-  bool busy() const override { return req_.busy() || rsp_.busy(); }
+  void inject(const WirePacket& p) { req_.inject(kNode, p, ctrl_.cycle()); }
+  void hold_rsp_tx(bool on) { rsp_.hold(kNode, on); }
+  bool req_busy() const { return req_.busy(); }
+  const std::vector<WirePacket>& rsp_sent() const { return sent_.rsp; }
 
   uint8_t write_words(uint32_t addr, const std::vector<uint64_t>& words) {
     sim::AxiWrite w;
@@ -205,7 +123,7 @@ class Node : public sim::Component {
     }
     w.beats.back().last = true;
     uint8_t resp = 0xFF;
-    axi_.write(w, [&](const sim::AxiWrite& d) { resp = d.resp; });
+    a_.axi().write(w, [&](const sim::AxiWrite& d) { resp = d.resp; });
     REQUIRE(ctrl_.run_until([&] { return resp != 0xFF; }, 10000));
     return resp;
   }
@@ -215,7 +133,7 @@ class Node : public sim::Component {
     r.size = 3;
     bool done = false;
     uint64_t v = 0;
-    axi_.read(r, [&](const sim::AxiRead& d) {
+    a_.axi().read(r, [&](const sim::AxiRead& d) {
       v = d.data.at(0);
       done = true;
     });
@@ -239,55 +157,39 @@ class Node : public sim::Component {
     return 0xFF;
   }
   void settle(uint64_t n = 2000) {
-    ctrl_.run_until([&] { return !busy() && !mem_.busy() && !m_.trace_rx_busy_o; }, n);
+    ctrl_.run_until([&] { return !req_.busy() && !rsp_.busy() && !mem().busy() && !rx_busy(); }, n);
   }
   uint64_t stat(unsigned i) { return read_word(ni::stat_addr(i)); }
   void set_rx_idle(uint64_t cycles) {
     REQUIRE(write_words(ni::ctrl_addr(2), {cycles}) == 0);
-    rchk_.set_rx_idle(cycles);
+    recv().set_rx_idle(cycles);
   }
   // The receive checker's end: everything it expected was seen, counters 17-26 agree.
   void finish_recv() {
-    recv_errors(rchk_.finish(cycle()));
+    a_.recv().final_check(cycle());
     check_recv_counters();
   }
   // Counters 17-26 against the receive checker; they also tell it which way an invisible
   // decision went (a drop for want of a context, a reclaim).
   void check_recv_counters() {
-    std::array<uint64_t, 11> v{};
+    std::array<uint64_t, ni::NumNodeStats> v{};
     for (unsigned i = 17; i <= 26; ++i) v[i - 16] = stat(i);
-    recv_errors(rchk_.compare_counters(cycle(), v));
+    a_.recv().check_counters(v, cycle());
   }
-  bool rx_busy() const { return m_.trace_rx_busy_o; }
+  bool rx_busy() const { return *a_.ports().rx_busy != 0; }
   uint64_t cycle() const { return ctrl_.cycle(); }
   void run(uint64_t n) {
     ctrl_.run_until([] { return false; }, n);
   }
 
  private:
-  sim::Rng rng_;
+  sim::Rng rng_, net_rng_;
   VerilatedContext ctx_;
-  sim::VerilatedDut<Vni_node> dut_;
-  Vni_node& m_;
-  sim::EventBus bus_;
-  sim::AxiMaster axi_;
-  sim::MemModel mem_;
-  Link req_, rsp_;
-  ni::SendChecker chk_;
-  ni::RecvChecker rchk_;
+  sim::NodeAgents a_;
   sim::SimCtrl ctrl_;
-  std::vector<std::string> errors_;
-  // receive-side port monitor state
-  sim::RxObserver rx_obs_{sim::bind_axi_mem(m_),
-                          sim::StreamTxPorts{&m_.rsp_tx_valid_o, &m_.rsp_tx_ready_i,
-                                             sim::wide_out(m_.rsp_tx_data_o), nullptr}};
-
-  void recv_errors(const std::vector<std::string>& v) {
-    for (const auto& e : v) errors_.push_back("recv: " + e);
-  }
-  // What the receive unit decided this cycle (sim/agents/rx_observer); packets accepted on
-  // req_rx/rsp_rx and the engine's rsp port follow in sample.
-  void watch_recv(uint64_t cycle) { recv_errors(rx_obs_.watch(rchk_, cycle)); }
+  sim::EventBus net_bus_;
+  sim::Network req_, rsp_;
+  Sent sent_;
 };
 
 ni::Descriptor mem_xfer(unsigned ch, uint64_t src, uint64_t dst_off, uint32_t size,
@@ -324,9 +226,7 @@ void expect_clean(Node& n) {
   n.finish_recv();
   CHECK(n.recv().responses_sent() > 0);  // the receive checker saw the node answer
   for (const auto& e : n.errors()) FAIL_CHECK(e);
-  for (const auto& e : n.mem().errors()) FAIL_CHECK(e.what);
   CHECK(n.errors().empty());
-  CHECK(n.mem().errors().empty());
 }
 
 }  // namespace
@@ -381,7 +281,7 @@ TEST_CASE("ni_node loopback: notification record written, inline data written", 
 
 TEST_CASE("ni_node loopback: a corrupted payload is NACKed and re-sent", "[top]") {
   Node n;
-  n.req().set_fault(Fault{Fault::Corrupt, 2, 1});
+  n.arm(Fault{Fault::Corrupt, 2, 1});
   const auto d = mem_xfer(0, 0x9000, 0x30000, 3000);
   n.submit(d);
   // the corrupted packet never lands unverified; the NACK re-issues its block (ICD 14: same
@@ -399,7 +299,7 @@ TEST_CASE("ni_node loopback: a corrupted payload is NACKed and re-sent", "[top]"
 
 TEST_CASE("ni_node loopback: duplicates and a corrupted head are dropped and counted", "[top]") {
   Node n;
-  n.req().set_fault(Fault{Fault::Dup, 2, 0});
+  n.arm(Fault{Fault::Dup, 2, 0});
   const auto d = mem_xfer(0, 0x9000, 0x30000, 3000);
   n.submit(d);
   CHECK(n.wait_status(d) == unsigned(ni::Status::Done));
@@ -407,7 +307,7 @@ TEST_CASE("ni_node loopback: duplicates and a corrupted head are dropped and cou
   n.settle();
   CHECK(n.stat(21) == 1);
 
-  n.req().set_fault(Fault{Fault::Corrupt, 0, 0});  // inline: the head beat itself
+  n.arm(Fault{Fault::Corrupt, 0, 0});  // inline: the head beat itself
   ni::Descriptor in;
   in.page = 0;
   in.channel = 10;
@@ -459,7 +359,7 @@ WirePacket peer_ctrl(uint16_t tid, uint16_t seq, uint64_t naddr, uint64_t tag, u
 // The ACKs/NACKs node 0 sent: (kind, tid, seq).
 std::vector<std::array<unsigned, 3>> responses(Node& n) {
   std::vector<std::array<unsigned, 3>> v;
-  for (const auto& p : n.rsp().sent) {
+  for (const auto& p : n.rsp_sent()) {
     const auto h = p.head();
     CHECK(h.dst_node() == kPeer);
     CHECK(p.hcrc_ok());
@@ -483,7 +383,7 @@ TEST_CASE("receive unit: a block's packets in any order, then one ACK", "[top][r
   REQUIRE(pk.size() == 6);  // 0x10100..0x11487: destination windows 64..69
   std::reverse(pk.begin(), pk.end());
   std::swap(pk[1], pk[3]);
-  for (const auto& p : pk) n.req().inject(p);
+  for (const auto& p : pk) n.inject(p);
   n.settle(20000);
   expect_block_data(n, b, peer);
   const auto r = responses(n);
@@ -503,8 +403,8 @@ TEST_CASE("receive unit: control packet before, between and after the data", "[t
   const uint64_t naddr = kDstBase | 0x50000030;  // straddles no line: bytes 48..63
   const auto ctrl = peer_ctrl(11, 9, naddr, 0x1122334455667788ull, 3000);
   for (unsigned i = 0; i <= pk.size(); ++i) {
-    if (i == where) n.req().inject(ctrl);
-    if (i < pk.size()) n.req().inject(pk[i]);
+    if (i == where) n.inject(ctrl);
+    if (i < pk.size()) n.inject(pk[i]);
   }
   n.settle(20000);
   expect_block_data(n, b, peer);
@@ -524,10 +424,10 @@ TEST_CASE("receive unit: a newer seq restarts the context, an older one is stale
   const auto new_b = peer_block(0x4000, 0x30000, 2048, 101);
   const auto p_old = ni::block_packets(old_b, 3, kPeer, peer);
   const auto p_new = ni::block_packets(new_b, 3, kPeer, peer);
-  n.req().inject(p_old[0]);  // block 100 starts
-  n.req().inject(p_new[1]);  // the re-issue (101) restarts the context
-  n.req().inject(p_old[1]);  // stale
-  n.req().inject(p_new[0]);
+  n.inject(p_old[0]);  // block 100 starts
+  n.inject(p_new[1]);  // the re-issue (101) restarts the context
+  n.inject(p_old[1]);  // stale
+  n.inject(p_new[0]);
   n.settle(20000);
   const auto r = responses(n);
   REQUIRE(r.size() == 1);
@@ -548,10 +448,10 @@ TEST_CASE("receive unit: contexts exhausted drop without NACK; idle contexts rec
   // 64 blocks of two packets each, only the first packet of each: 64 live contexts
   for (uint16_t t = 0; t < 64; ++t) {
     const auto b = peer_block(0x100000 + 0x1000 * t, 0x100000 + 0x800 * t, 2048, 1);
-    n.req().inject(ni::block_packets(b, t, kPeer, peer)[0]);
+    n.inject(ni::block_packets(b, t, kPeer, peer)[0]);
   }
   const auto b65 = peer_block(0x900000, 0x900000, 100, 1);
-  n.req().inject(ni::block_packets(b65, 64, kPeer, peer)[0]);  // no context left
+  n.inject(ni::block_packets(b65, 64, kPeer, peer)[0]);  // no context left
   n.run(3000);
   CHECK(n.stat(20) == 1);
   n.check_recv_counters();
@@ -562,7 +462,7 @@ TEST_CASE("receive unit: contexts exhausted drop without NACK; idle contexts rec
   CHECK(n.stat(26) == 64);
   CHECK_FALSE(n.rx_busy());
   // and the dropped block now gets a context
-  n.req().inject(ni::block_packets(b65, 64, kPeer, peer)[0]);
+  n.inject(ni::block_packets(b65, 64, kPeer, peer)[0]);
   n.settle(5000);
   expect_block_data(n, b65, peer);
   const auto r = responses(n);
@@ -599,7 +499,7 @@ TEST_CASE("receive checker: a wrong observation is reported", "[top][recv]") {
   Node n;
   ni::MemImage peer(kPeer);
   const auto b = peer_block(0x2000, 0x40010, 300, 21);
-  n.req().inject(ni::block_packets(b, 7, kPeer, peer)[0]);
+  n.inject(ni::block_packets(b, 7, kPeer, peer)[0]);
   n.settle(5000);
   REQUIRE(responses(n).size() == 1);
   expect_clean(n);
@@ -630,15 +530,15 @@ TEST_CASE("receive unit: rsp_tx held off while packets keep arriving, nothing lo
   Node n;
   ni::MemImage peer(kPeer);
   std::vector<ni::BlockDesc> bs;
-  n.rsp().hold_tx = true;
+  n.hold_rsp_tx(true);
   for (uint16_t t = 0; t < 24; ++t) {
     bs.push_back(peer_block(0x10000 + 0x400 * t, 0x60000 + 0x1000 * t + 3 * t, 256, 300 + t));
-    n.req().inject(ni::block_packets(bs.back(), uint16_t(100 + t), kPeer, peer)[0]);
+    n.inject(ni::block_packets(bs.back(), uint16_t(100 + t), kPeer, peer)[0]);
   }
   n.run(4000);
-  CHECK(n.rsp().sent.empty());  // the first ACK waits on rsp_tx
-  CHECK(n.req().busy());        // req_rx stalls: buffers full behind the blocked response
-  n.rsp().hold_tx = false;
+  CHECK(n.rsp_sent().empty());  // the first ACK waits on rsp_tx
+  CHECK(n.req_busy());          // req_rx stalls: buffers full behind the blocked response
+  n.hold_rsp_tx(false);
   n.settle(20000);
   const auto r = responses(n);
   REQUIRE(r.size() == 24);
@@ -666,10 +566,10 @@ TEST_CASE("receive unit: write latency 1, interleaved blocks, control and inline
   REQUIRE(p1.size() == 4);  // 0x703C5..0x70D88: windows 0x70000..0x70C00
   REQUIRE(p2.size() == 2);
   const uint64_t naddr = kDstBase | 0x5100003A;  // straddles two lines
-  n.req().inject(p1[2]);
-  n.req().inject(p2[1]);
-  n.req().inject(peer_ctrl(40, 50, naddr, 0x0123456789ABCDEFull, 2500));
-  n.req().inject(p1[0]);
+  n.inject(p1[2]);
+  n.inject(p2[1]);
+  n.inject(peer_ctrl(40, 50, naddr, 0x0123456789ABCDEFull, 2500));
+  n.inject(p1[0]);
   ni::Packet in;
   in.hdr.kind = ni::PktKindInline;
   in.hdr.tid = 42;
@@ -678,10 +578,10 @@ TEST_CASE("receive unit: write latency 1, interleaved blocks, control and inline
   in.hdr.dst_addr = (uint64_t{kNode} << 48) | kDstBase | 0x90021;
   for (unsigned i = 0; i < 30; ++i) in.payload[i] = uint8_t(0x30 + i);
   in.seal();
-  n.req().inject(ni::head_packet(in, kPeer));
-  n.req().inject(p2[0]);
-  n.req().inject(p1[3]);
-  n.req().inject(p1[1]);
+  n.inject(ni::head_packet(in, kPeer));
+  n.inject(p2[0]);
+  n.inject(p1[3]);
+  n.inject(p1[1]);
   n.settle(20000);
   expect_block_data(n, b1, peer);
   expect_block_data(n, b2, peer);

@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "sim/tb/node/ni_node_dut.hpp"
 
+#include <cstdio>
+#include <cstring>
+
 #include "Vni_node.h"
+#include "ni_node_ports.hpp"  // generated from rtl/top/ni_node.sv (scripts/gen_pkg.py)
 #include "sim/tb/bind.hpp"
 
 namespace sim {
@@ -66,6 +70,76 @@ std::vector<CaptureSignal> NiNodeDut::capture_columns() const {
                         {"init_done_o", 1, &m.init_done_o},
                     });
   return c;
+}
+
+// The GTKWave save file of an N-node trace: per node, its ports (the generated port list of
+// ni_node, build/gen/ni_node_ports.hpp, so the file names only ports the RTL has) in groups by
+// the unit they belong to: the CPU port, the send unit (blocks and engine packets in, memory
+// reads, req_tx), the receive unit (req_rx, memory writes, rsp_tx, responses to the engine)
+// and the links' data; clock, reset and what fits no group at the top.
+namespace {
+
+enum class Group { Top, Cpu, Send, Recv, Links };
+
+bool starts(const char* name, const char* prefix) {
+  return std::strncmp(name, prefix, std::strlen(prefix)) == 0;
+}
+
+// The group of a port, by its name (ICD 10's port naming).
+Group group_of(const char* name) {
+  for (const char* p : {"req_tx_data", "req_rx_data", "rsp_tx_data", "rsp_rx_"}) {
+    if (starts(name, p)) return Group::Links;
+  }
+  if (starts(name, "s_axi_")) return Group::Cpu;
+  for (const char* p : {"trace_blk_", "trace_pkt_", "m_axi_ar", "m_axi_r", "req_tx_"}) {
+    if (starts(name, p)) return Group::Send;
+  }
+  for (const char* p :
+       {"req_rx_", "m_axi_aw", "m_axi_w", "m_axi_b", "rsp_tx_", "trace_rsp", "trace_rx_"}) {
+    if (starts(name, p)) return Group::Recv;
+  }
+  return Group::Top;
+}
+
+}  // namespace
+
+void NiNodeDut::write_save_file(const std::string& fst, unsigned nodes) {
+  std::string path = fst;
+  if (path.size() > 4 && path.compare(path.size() - 4, 4, ".fst") == 0)
+    path.resize(path.size() - 4);
+  path += ".gtkw";
+  std::FILE* f = std::fopen(path.c_str(), "w");
+  if (f == nullptr) return;
+  std::fprintf(f,
+               "[*] GTKWave save file of an ni_sim --nodes %u trace (written by ni_sim)\n"
+               "[*] Time: cycle c of the log spans 10c .. 10c+9; its rising edge is at 10c+5.\n"
+               "[dumpfile] \"%s\"\n[timestart] 0\n[size] 1800 1000\n[sst_width] 260\n"
+               "[signals_width] 360\n",
+               nodes, fst.c_str());
+  auto signals = [f](const std::string& n, Group g) {
+    for (const ni::ni_node_ports::Port& p : ni::ni_node_ports::ports) {
+      if (group_of(p.name) != g) continue;
+      if (p.width == 1) {
+        std::fprintf(f, "@28\n%s.%s\n", n.c_str(), p.name);
+      } else {
+        std::fprintf(f, "@22\n%s.%s[%u:0]\n", n.c_str(), p.name, p.width - 1);
+      }
+    }
+  };
+  auto group = [&](const std::string& title, const std::string& n, Group g, bool closed) {
+    std::fprintf(f, "@%s\n-%s\n", closed ? "c00200" : "800200", title.c_str());
+    signals(n, g);
+    std::fprintf(f, "@%s\n-%s\n", closed ? "1401200" : "1000200", title.c_str());
+  };
+  for (unsigned i = 0; i < nodes; ++i) {
+    const std::string n = "node" + std::to_string(i);
+    signals(n, Group::Top);
+    group(n + " CPU port", n, Group::Cpu, i != 0);
+    group(n + " send unit", n, Group::Send, false);
+    group(n + " receive unit", n, Group::Recv, false);
+    group(n + " links", n, Group::Links, true);
+  }
+  std::fclose(f);
 }
 
 void NiNodeDut::set_clk(bool high) { impl_->dut.set_clk(high); }

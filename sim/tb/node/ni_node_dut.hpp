@@ -44,6 +44,9 @@ class NiNodeDut : public Dut {
   // The top-level ports a probe on one NI sees (CPU port, the four network streams), as
   // capture columns (README "Hardware captures").
   std::vector<CaptureSignal> capture_columns() const;
+  // The GTKWave save file of an N-node trace `fst` (scopes node0, node1, ...), beside it
+  // with the extension .gtkw.
+  static void write_save_file(const std::string& fst, unsigned nodes);
 
   void set_clk(bool high) override;
   void set_rst_n(bool high) override;

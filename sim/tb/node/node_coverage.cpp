@@ -17,7 +17,39 @@ const char* open_bin(unsigned n) {
 }
 }  // namespace
 
-NodeCoverage::NodeCoverage() { declare(); }
+// What one bus tells the coverage: node `node`'s, or the networks' (node unused).
+struct NodeCoverage::Tap : Listener {
+  Tap(NodeCoverage& c, unsigned n) : cov(c), node(n) {}
+  void on_tx(const TxEvent& e) override { cov.on_tx(e.net == Net::Rsp, node, e.packet); }
+  void on_rx(const RxEvent& e) override { cov.on_rx(e.net == Net::Rsp, node, e.packet); }
+  void on_memwr(const MemWrEvent& e) override { cov.on_memwr(e); }
+  void on_net(const NetEvent& e) override { cov.on_net(e); }
+  NodeCoverage& cov;
+  unsigned node;
+};
+
+NodeCoverage::NodeCoverage(std::vector<const NiNodePorts*> nodes, const Network& req,
+                           const Network& rsp)
+    : nodes_(std::move(nodes)), req_(req), rsp_(rsp) {
+  declare();
+  for (unsigned i = 0; i <= nodes_.size(); ++i) taps_.push_back(std::make_unique<Tap>(*this, i));
+}
+
+NodeCoverage::~NodeCoverage() = default;
+
+void NodeCoverage::attach(unsigned node, EventBus& bus) { bus.add(*taps_.at(node)); }
+
+void NodeCoverage::attach_networks(EventBus& bus) { bus.add(*taps_.back()); }
+
+void NodeCoverage::sample(uint64_t) {
+  for (const NiNodePorts* io : nodes_) {
+    if (*io->req_rx.valid && !*io->req_rx.ready) db_.hit("ni.net", "req-rx-stall");
+    if (*io->rsp_rx.valid && !*io->rsp_rx.ready) db_.hit("ni.net", "rsp-rx-stall");
+  }
+  const uint64_t f = req_.counts().full_stalls + rsp_.counts().full_stalls;
+  if (f != full_) db_.hit("ni.net", "tx-full-stall");
+  full_ = f;
+}
 
 void NodeCoverage::declare() {
   db_.describe("ni.tx.kind", "packets put on the networks, by wire kind");
@@ -80,8 +112,7 @@ void NodeCoverage::on_tx(bool rsp, unsigned from, const ni::WirePacket& p) {
   if (h.retx) db_.hit("ni.tx.flags", "retx");
 }
 
-void NodeCoverage::on_rx(bool rsp, unsigned to, const ni::WirePacket& p, uint64_t cycle) {
-  (void)cycle;
+void NodeCoverage::on_rx(bool rsp, unsigned to, const ni::WirePacket& p) {
   if (!p.hcrc_ok()) {
     db_.hit("ni.rx.bad", "hcrc");
     return;
@@ -125,8 +156,7 @@ void NodeCoverage::on_rx(bool rsp, unsigned to, const ni::WirePacket& p, uint64_
 
 void NodeCoverage::on_net(const NetEvent& e) { db_.hit("ni.net", to_string(e.action)); }
 
-void NodeCoverage::on_memwr(unsigned node, const MemWrEvent& e) {
-  (void)node;
+void NodeCoverage::on_memwr(const MemWrEvent& e) {
   const uint64_t n = e.bytes;
   db_.hit("ni.mem.write", n < 16     ? "1-15"
                           : n == 16  ? "16"
@@ -134,12 +164,6 @@ void NodeCoverage::on_memwr(unsigned node, const MemWrEvent& e) {
                           : n < 1024 ? "64-1023"
                                      : "1024");
 }
-
-void NodeCoverage::on_rx_stall(bool rsp) {
-  db_.hit("ni.net", rsp ? "rsp-rx-stall" : "req-rx-stall");
-}
-
-void NodeCoverage::on_tx_full_stall() { db_.hit("ni.net", "tx-full-stall"); }
 
 void NodeCoverage::write(const std::string& path, const nlohmann::json& source) const {
   write_coverage_file(path, db_, source);

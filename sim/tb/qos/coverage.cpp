@@ -8,7 +8,6 @@
 #include "ref_model/qos/axi_rules.hpp"
 #include "ref_model/qos/queues.hpp"
 #include "ref_model/qos/segmentation.hpp"
-#include "sim/tb/qos/testbench.hpp"
 
 namespace sim {
 
@@ -359,9 +358,9 @@ void FunctionalCoverage::declare_bins() {
 // ---------------------------------------------------------------------------------------------
 // Attach and output
 // ---------------------------------------------------------------------------------------------
-void FunctionalCoverage::attach(Testbench& tb) {
-  tb.bus().add(*this);
-  tb.model().set_observer(this);
+void FunctionalCoverage::attach(EventBus& bus, ni::EngineModel& model) {
+  bus.add(*this);
+  model.set_observer(this);
 }
 
 void write_coverage_file(const std::string& path, const CoverageDb& db,

@@ -19,8 +19,6 @@
 
 namespace sim {
 
-class Testbench;
-
 // Named groups of named counters.
 class CoverageDb {
  public:
@@ -59,8 +57,8 @@ void write_coverage_file(const std::string& path, const CoverageDb& db,
 class FunctionalCoverage : public Listener, public ni::ModelObserver {
  public:
   explicit FunctionalCoverage(const ni::EngineModel& model);
-  // Registers with the test bench's monitor, its golden model and (random runs) its CPU.
-  void attach(Testbench& tb);
+  // Subscribes to the engine's event bus and observes its golden model.
+  void attach(EventBus& bus, ni::EngineModel& model);
   // Writes the coverage as JSON; `source` says which run it comes from.
   void write(const std::string& path, const nlohmann::json& source) const;
   const CoverageDb& db() const { return db_; }

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-// Writes the --log file: one JSON object per event, in cycle order (ICD sections 9, 15). In
-// the N-node simulator each node has a writer of its own on the one file, which adds the
-// node's number to every event.
+// Writes the --log file: one JSON object per event, in cycle order (ICD sections 9, 15): a
+// listener on the event bus, so the log is what the monitors and agents reported, in the
+// order they reported it. In the N-node simulator each node has a writer of its own on the
+// one file (on the node's bus), which adds the node's number to every event; the file's own
+// writer takes the networks' events.
 #pragma once
 
 #include <cstdint>
@@ -9,8 +11,6 @@
 #include <deque>
 #include <string>
 
-#include "ref_model/common/wire.hpp"
-#include "sim/agents/network.hpp"
 #include "sim/core/events.hpp"
 
 namespace sim {
@@ -33,11 +33,11 @@ class LogWriter : public Listener {
   void on_rsp(const RspEvent& e) override;
   void on_status(const StatusEvent& e) override;
   void on_memwr(const MemWrEvent& e) override;
-  // Full-NI events (ICD 15): a packet's last beat left this node on network `net` ("req",
-  // "rsp"); what a network did with a packet; a notification record written.
-  void tx(uint64_t cycle, const char* net, const ni::WirePacket& p);
-  void net(const NetEvent& e);
-  void notify(uint64_t cycle, uint64_t addr, uint64_t tag, unsigned src_node);
+  // Full-NI events (ICD 15): a packet's last beat left this node; what a network did with a
+  // packet (written without a node); a notification record written.
+  void on_tx(const TxEvent& e) override;
+  void on_net(const NetEvent& e) override;
+  void on_notify(const NotifyEvent& e) override;
 
  private:
   void head(uint64_t cycle, const char* ev);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "sim/core/shrink.hpp"
+#include "sim/env/shrink.hpp"
 
 #include <cctype>
 #include <fstream>

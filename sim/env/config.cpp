@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "sim/core/config.hpp"
+#include "sim/env/config.hpp"
 
 #include <fstream>
 #include <set>

@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "sim/core/log_writer.hpp"
+#include "sim/env/log_writer.hpp"
 
 #include <cinttypes>
 #include <stdexcept>
 
+#include "ni_pkg_gen.hpp"  // generated from rtl/common/ni_pkg.sv (scripts/gen_pkg.py)
 #include "ref_model/common/crc32.hpp"
 #include "ref_model/common/packet.hpp"
+#include "ref_model/common/wire.hpp"
 
 namespace sim {
+
+namespace pkg = ni::ni_pkg;  // the generated layouts and decoders (scripts/gen_pkg.py)
 
 namespace {
 const char* resp_name(uint8_t r) {
@@ -16,12 +20,6 @@ const char* resp_name(uint8_t r) {
 const char* status_name(uint8_t s) {
   static const char* const kNames[] = {"IDLE", "BUSY", "DONE", "ERROR"};
   return kNames[s & 3];
-}
-uint64_t bits(const std::array<uint64_t, 4>& d, unsigned lsb, unsigned w) {
-  const unsigned i = lsb / 64, b = lsb % 64;
-  uint64_t v = d[i] >> b;
-  if (b + w > 64 && i + 1 < 4) v |= d[i + 1] << (64 - b);
-  return w == 64 ? v : (v & ((uint64_t{1} << w) - 1));
 }
 }  // namespace
 
@@ -70,7 +68,7 @@ void LogWriter::on_r(const REvent& e) {
 }
 
 void LogWriter::on_block(const BlockEvent& e) {
-  const auto& d = e.desc;
+  const pkg::blk_desc_t::Value d = pkg::blk_desc_t::unpack(e.desc);
   head(e.cycle, "block");
   std::fprintf(f_,
                "\"tid\":%u,\"fid\":%" PRIu64 ",\"seq\":%" PRIu64 ",\"xfer\":%" PRIu64
@@ -78,21 +76,20 @@ void LogWriter::on_block(const BlockEvent& e) {
                "\",\"len\":%" PRIu64 ",\"cm\":%" PRIu64 ",\"chained\":%" PRIu64
                ",\"has_next\":%" PRIu64 ",\"notify\":%" PRIu64 ",\"retx\":%" PRIu64
                ",\"pd\":%" PRIu64 "}\n",
-               e.tid, bits(d, 176, 8), bits(d, 144, 14), bits(d, 217, 11), bits(d, 204, 12), d[0],
-               d[1], bits(d, 188, 16) + 1, bits(d, 174, 1), bits(d, 187, 1), bits(d, 216, 1),
-               bits(d, 186, 1), bits(d, 184, 1), bits(d, 128, 16));
+               e.tid, d.fid, d.seq, d.xfer_id, d.block_idx, d.src_addr, d.dst_addr, d.len_m1 + 1,
+               d.cm, d.chained, d.has_next, d.notify, d.retx, d.pd_id);
 }
 
 void LogWriter::on_packet(const PacketEvent& e) {
-  const uint64_t h = e.data[0];
+  const pkg::pkt_hdr_t::Value h = pkg::pkt_hdr_t::unpack(e.data);
   const bool crc_ok = ni::check_crc(e.data);
   head(e.cycle, "packet");
-  std::fprintf(
-      f_,
-      "\"kind\":\"%s\",\"tid\":%" PRIu64 ",\"seq\":%" PRIu64 ",\"xfer\":%" PRIu64
-      ",\"len\":%" PRIu64 ",\"dst\":\"0x%" PRIx64 "\",\"notify\":%" PRIu64 ",\"crc_ok\":%s}\n",
-      (h & 0xF) == 0 ? "inline" : "control", (h >> 4) & 0x3FF, (h >> 14) & 0x3FFF,
-      (h >> 39) & 0x7FF, (h >> 28) & 0x3F, e.data[1], (h >> 34) & 1, crc_ok ? "true" : "false");
+  std::fprintf(f_,
+               "\"kind\":\"%s\",\"tid\":%" PRIu64 ",\"seq\":%" PRIu64 ",\"xfer\":%" PRIu64
+               ",\"len\":%" PRIu64 ",\"dst\":\"0x%" PRIx64 "\",\"notify\":%" PRIu64
+               ",\"crc_ok\":%s}\n",
+               h.kind == pkg::PktKindInline ? "inline" : "control", h.tid, h.seq, h.xfer_id, h.len,
+               h.dst_addr, h.notify, crc_ok ? "true" : "false");
 }
 
 void LogWriter::on_rsp(const RspEvent& e) {
@@ -116,21 +113,22 @@ void LogWriter::on_memwr(const MemWrEvent& e) {
                e.addr, e.bytes, crc);
 }
 
-void LogWriter::tx(uint64_t cycle, const char* net, const ni::WirePacket& p) {
+void LogWriter::on_tx(const TxEvent& e) {
+  const ni::WirePacket& p = e.packet;
   const ni::WireHead h = p.head();
   static const char* const kKinds[] = {"inline", "control", "data", "ack", "nack"};
-  head(cycle, "tx");
+  head(e.cycle, "tx");
   std::fprintf(
       f_,
       "\"net\":\"%s\",\"kind\":\"%s\",\"tid\":%u,\"seq\":%u,\"len\":%u,\"dst\":\"0x%" PRIx64
       "\",\"src_node\":%u,\"npkts\":%u,\"last\":%u,\"retx\":%u,\"notify\":%u,\"beats\":%zu,"
       "\"hcrc_ok\":%s,\"pcrc_ok\":%s}\n",
-      net, h.kind < 5 ? kKinds[h.kind] : "?", h.tid, h.seq, h.len, h.dst_addr, h.src_node, h.npkts,
-      h.last ? 1u : 0u, h.retx ? 1u : 0u, h.notify ? 1u : 0u, p.beats.size(),
+      to_string(e.net), h.kind < 5 ? kKinds[h.kind] : "?", h.tid, h.seq, h.len, h.dst_addr,
+      h.src_node, h.npkts, h.last ? 1u : 0u, h.retx ? 1u : 0u, h.notify ? 1u : 0u, p.beats.size(),
       p.hcrc_ok() ? "true" : "false", (!p.is_data() || p.pcrc_ok()) ? "true" : "false");
 }
 
-void LogWriter::net(const NetEvent& e) {
+void LogWriter::on_net(const NetEvent& e) {
   static const char* const kKinds[] = {"inline", "control", "data", "ack", "nack"};
   std::fprintf(f_,
                "{\"cycle\":%" PRIu64
@@ -140,10 +138,10 @@ void LogWriter::net(const NetEvent& e) {
                e.seq);
 }
 
-void LogWriter::notify(uint64_t cycle, uint64_t addr, uint64_t tag, unsigned src_node) {
-  head(cycle, "notify");
-  std::fprintf(f_, "\"addr\":\"0x%" PRIx64 "\",\"tag\":\"0x%" PRIx64 "\",\"src_node\":%u}\n", addr,
-               tag, src_node);
+void LogWriter::on_notify(const NotifyEvent& e) {
+  head(e.cycle, "notify");
+  std::fprintf(f_, "\"addr\":\"0x%" PRIx64 "\",\"tag\":\"0x%" PRIx64 "\",\"src_node\":%u}\n",
+               e.addr, e.tag, e.src_node);
 }
 
 }  // namespace sim

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "sim/core/scenario.hpp"
+#include "sim/env/scenario.hpp"
 
 #include <algorithm>
 #include <cinttypes>

@@ -7,8 +7,8 @@
 #include <functional>
 #include <string>
 
-#include "sim/core/config.hpp"
-#include "sim/core/scenario.hpp"
+#include "sim/env/config.hpp"
+#include "sim/env/scenario.hpp"
 
 namespace sim {
 
