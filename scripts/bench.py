@@ -246,7 +246,7 @@ def node_instruction_share(transfers: int) -> dict | None:
     if total is None or model is None:
         raise BenchFailure("callgrind_annotate: no totals or no Vni_node::eval_step() line")
     harness = {k: v / total for k, v in counts.items()
-               if k.startswith(("sim::", "ni::")) and not k.startswith(("sim::SimCtrl", "sim::NodeSystem",
+               if k.startswith(("sim::", "ni::")) and not k.startswith(("sim::SimCtrl", "sim::NodeWiring", "sim::Env",
                                                                          "sim::NiNodeDut"))}
     top = dict(sorted(harness.items(), key=lambda kv: -kv[1])[:12])
     return {"nodes": 2, "transfers": transfers, "instructions": total, "model_instructions": model,

@@ -2,7 +2,7 @@
 // Writes a CSV capture of a top's ports, one row per clock, in the layout a logic-analyzer
 // export gives: a header row of signal names (buses as name[msb:lsb]), a radix row, then one
 // row per sampled clock (values just before the rising edge, so a handshake is valid && ready
-// in its row). scripts/csv2scenario.py turns such a capture back into a scenario; README
+// in its row). scripts/csv2scenario.py turns such a capture back into a scenario; docs/simulator.md
 // "Hardware captures" documents the columns. The columns come from the top's adapter.
 #pragma once
 

@@ -3,7 +3,7 @@
 // driver that plays a scenario's events into the test bench, and the recorder that writes
 // any run's stimulus as a scenario whose replay gives the same --log, byte for byte.
 //
-// Events beyond the ICD's minimum (documented in README "Scenario files"): a write may give
+// Events beyond the ICD's minimum (documented in docs/simulator.md "Scenarios"): a write may give
 // its beats raw ("beats": [{"lo","hi","strb","last"}]) instead of "data", and "burst",
 // "len", "id"; a read may give "len", "size", "burst", "id".
 //

@@ -135,7 +135,8 @@ AxiMemPorts bind_axi_mem_read(V& m, AxiTie& t) {
   return p;
 }
 
-// The CPU-side AXI4 slave's ports and rst_ni as capture columns (README "Hardware captures").
+// The CPU-side AXI4 slave's ports and rst_ni as capture columns (docs/simulator.md
+// "Hardware captures").
 template <class V>
 std::vector<CaptureSignal> capture_axi_slave(const V& m) {
   return {

@@ -76,7 +76,7 @@ Cli parse(int argc, char** argv) {
   auto* max_size =
       app.add_option("--max-size", c.max_size, "largest memory transfer, bytes (default 1048576)")
           ->check(CLI::Range(uint64_t{1}, uint64_t{0xFFFFFFFF}));
-  app.add_option("--config", c.config, "JSON configuration (see README)");
+  app.add_option("--config", c.config, "JSON configuration (see docs/simulator.md)");
   auto* nodes = app.add_option("--nodes", c.nodes,
                                "0: the QoS engine alone (ICD 9); N >= 1: N ni_nodes on a network "
                                "(ICD 15; 1 = loopback). Default: the configuration's \"nodes\", "

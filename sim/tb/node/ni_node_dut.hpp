@@ -42,7 +42,7 @@ class NiNodeDut : public Dut {
 
   const NiNodePorts& ports() const { return ports_; }
   // The top-level ports a probe on one NI sees (CPU port, the four network streams), as
-  // capture columns (README "Hardware captures").
+  // capture columns (docs/simulator.md "Hardware captures").
   std::vector<CaptureSignal> capture_columns() const;
   // The GTKWave save file of an N-node trace `fst` (scopes node0, node1, ...), beside it
   // with the extension .gtkw.

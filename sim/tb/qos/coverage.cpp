@@ -258,7 +258,7 @@ void FunctionalCoverage::declare_bins() {
 
   d.describe("slverr.write",
              "every rule that makes a write answer SLVERR (docs/design.md section 3; R-numbers of "
-             "ref_model/validation.hpp), seen in the golden model's per-beat outcome");
+             "ref_model/qos/validation.hpp), seen in the golden model's per-beat outcome");
   for (const char* r : {"aw-burst", "aw-size", "aw-align", "aw-region", "strobe", "wlast",
                         "ctrl-word", "interleave"}) {
     d.declare("slverr.write", r);

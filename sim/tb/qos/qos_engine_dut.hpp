@@ -33,7 +33,7 @@ class QosEngineDut : public Dut {
   QosEngineDut& operator=(const QosEngineDut&) = delete;
 
   const QosEnginePorts& ports() const { return ports_; }
-  // The top-level ports as capture columns (README "Hardware captures").
+  // The top-level ports as capture columns (docs/simulator.md "Hardware captures").
   std::vector<CaptureSignal> capture_columns() const;
 
   void set_clk(bool high) override;
