@@ -8,6 +8,7 @@
 // pop every cycle never starves. A word pushed in cycle t is in the RAM after the edge and
 // can be popped from cycle t+2 on. `count_o` counts every entry (RAM and output stage).
 `default_nettype none
+`include "ni_assert.svh"
 
 module fifo_ram #(
   parameter int unsigned Depth = 128,  // RAM entries; the FIFO holds Depth + 2
@@ -104,10 +105,10 @@ module fifo_ram #(
   logic unused_out_full;
   assign unused_out_full = out_full;
 
-  `ASSERT(NoPushWhenFull, push_i |-> !full_o)
-  `ASSERT(NoPopWhenEmpty, pop_i |-> valid_o)
+  `NI_ASSERT(NoPushWhenFull, push_i -> !full_o)
+  `NI_ASSERT(NoPopWhenEmpty, pop_i -> valid_o)
   // The output stage never overflows: a read is only issued when its entry will fit.
-  `ASSERT(OutNoOverflow, rd_q |-> (!out_full || pop_i))
+  `NI_ASSERT(OutNoOverflow, rd_q -> (!out_full || pop_i))
 
 endmodule
 

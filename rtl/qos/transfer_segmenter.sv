@@ -13,6 +13,7 @@
 // and stage 2 re-issues the block (same TID, new seq, `retx` set) unless the request has
 // gone stale (the block resolved first, or the TID now holds another block).
 `default_nettype none
+`include "ni_assert.svh"
 
 module transfer_segmenter
   import ni_pkg::*;
@@ -622,20 +623,20 @@ module transfer_segmenter
   // =======================================================================================
   // Assertions
   // =======================================================================================
-  `ASSERT_VALID_HELD(BlkHeld, blk_valid_o, blk_ready_i, {blk_tid_o, blk_desc_o})
-  `ASSERT(FirstIssues, s2_valid_q && s2_first_q |-> act_issue)
-  `ASSERT(CtrlNotFirst, s2_valid_q && is_ctrl |-> !s2_first_q)
-  `ASSERT(InflightBounded, s2_valid_q && !s2_retx_q |-> 32'(inflight) <= MaxOutstanding)
-  `ASSERT(BlockInRange, s2_valid_q && act_issue |-> k < total)
-  `ASSERT(FreshTidFree, ptt_we_o && !s2_retx_q |-> !ptt_valid_i[ptt_waddr_o] ||
+  `NI_ASSERT_VALID_HELD(BlkHeld, blk_valid_o, blk_ready_i, {blk_tid_o, blk_desc_o})
+  `NI_ASSERT(FirstIssues, s2_valid_q && s2_first_q -> act_issue)
+  `NI_ASSERT(CtrlNotFirst, s2_valid_q && is_ctrl -> !s2_first_q)
+  `NI_ASSERT(InflightBounded, s2_valid_q && !s2_retx_q -> 32'(inflight) <= MaxOutstanding)
+  `NI_ASSERT(BlockInRange, s2_valid_q && act_issue -> k < total)
+  `NI_ASSERT(FreshTidFree, ptt_we_o && !s2_retx_q -> !ptt_valid_i[ptt_waddr_o] ||
                                     (ptt_clr_i && ptt_clr_tid_i == ptt_waddr_o))
-  `ASSERT(PopOnlyAvailable, tid_pop_o |-> tid_count_i != '0)
+  `NI_ASSERT(PopOnlyAvailable, tid_pop_o -> tid_count_i != '0)
   // Nothing parks waiting for a resolve unless something of it is in flight.
-  `ASSERT(ParkedHasInflight, s2_fire && parks && !act_issue && !s2_retx_q |-> inflight != '0)
-  `ASSERT(InlineFromTidQueue, s2_valid_q && k_inline && !is_ctrl && !s2_retx_q |->
+  `NI_ASSERT(ParkedHasInflight, s2_fire && parks && !act_issue && !s2_retx_q -> inflight != '0)
+  `NI_ASSERT(InlineFromTidQueue, s2_valid_q && k_inline && !is_ctrl && !s2_retx_q ->
                               s2_qid_q == qid_t'(QTid))
-  `ASSERT(RetxInRange, s2_valid_q && s2_retx_q && rx_live |-> k < total)
-  `ASSERT(NoDeqWithRetx, !(deq_o && retx_pop))
+  `NI_ASSERT(RetxInRange, s2_valid_q && s2_retx_q && rx_live -> k < total)
+  `NI_ASSERT(NoDeqWithRetx, !(deq_o && retx_pop))
 
 endmodule
 

@@ -15,6 +15,7 @@
 // Between packets a waiting inline or control packet goes first. docs/design.md section 14
 // describes the realignment and the flow control.
 `default_nettype none
+`include "ni_assert.svh"
 
 module send_unit
   import ni_pkg::*;
@@ -578,20 +579,20 @@ module send_unit
   // =======================================================================================
   // Assertions
   // =======================================================================================
-  `ASSERT_VALID_HELD(ReqTxHeld, req_tx_valid_o, req_tx_ready_i, {req_tx_data_o, req_tx_last_o})
-  `ASSERT_VALID_HELD(ArHeld, m_axi_arvalid_o, m_axi_arready_i,
+  `NI_ASSERT_VALID_HELD(ReqTxHeld, req_tx_valid_o, req_tx_ready_i, {req_tx_data_o, req_tx_last_o})
+  `NI_ASSERT_VALID_HELD(ArHeld, m_axi_arvalid_o, m_axi_arready_i,
                      {m_axi_araddr_o, m_axi_arlen_o})
   // No burst crosses a 4 KiB boundary, none is longer than 16 beats.
-  `ASSERT(ArNo4kCross, m_axi_arvalid_o |->
+  `NI_ASSERT(ArNo4kCross, m_axi_arvalid_o ->
                        ({1'b0, m_axi_araddr_o[11:6]} + {1'b0, m_axi_arlen_o[5:0]}) < 7'd64)
-  `ASSERT(ArMax16, m_axi_arvalid_o |-> m_axi_arlen_o < 8'd16)
+  `NI_ASSERT(ArMax16, m_axi_arvalid_o -> m_axi_arlen_o < 8'd16)
   // Every R beat has its room in the line buffer.
-  `ASSERT(RNoOverflow, r_hs |-> !lb_full)
-  `ASSERT(CreditsBounded, 32'(credit_q) <= BufLines)
+  `NI_ASSERT(RNoOverflow, r_hs -> !lb_full)
+  `NI_ASSERT(CreditsBounded, 32'(credit_q) <= BufLines)
   // A block's lines are all consumed by its last beat, none of the next block's.
-  `ASSERT(LinesAtBlockEnd, out_blk_done |-> o_lines_q == '0)
+  `NI_ASSERT(LinesAtBlockEnd, out_blk_done -> o_lines_q == '0)
   // Every accepted block leaves as exactly npkts packets.
-  `ASSERT(NpktsAtBlockEnd, out_blk_done |-> (o_pkt_q + 1'b1) == o_blk_q.npkts)
+  `NI_ASSERT(NpktsAtBlockEnd, out_blk_done -> (o_pkt_q + 1'b1) == o_blk_q.npkts)
 
 `ifndef SYNTHESIS
   // The engine's packets arrive with a correct footer CRC (checked once per packet, as it
@@ -606,7 +607,7 @@ module send_unit
                   crc32_finish(crc32_partial(pkt_body_t'(pkt_data_i[383:0])), in_len);
     end
   end
-  `ASSERT(EnginePktCrc, in_crc_ok)
+  `NI_ASSERT(EnginePktCrc, in_crc_ok)
 
   // Packets never interleave: a packet's beats leave back to back from its head beat to the
   // beat with last; a data packet has npayload + 2 beats.
@@ -621,8 +622,8 @@ module send_unit
       in_data_q <= !req_tx_last_o && (in_data_q || ost_q == OBetween);
     end
   end
-  `ASSERT(HeadOnlyBetweenPackets, tx_hs && sel_hp && ost_q == OBetween |-> !in_data_q)
-  `ASSERT(TailAfterPayload, tx_hs && ost_q == OTail |-> in_data_q && beats_q >= 6'd2)
+  `NI_ASSERT(HeadOnlyBetweenPackets, tx_hs && sel_hp && ost_q == OBetween -> !in_data_q)
+  `NI_ASSERT(TailAfterPayload, tx_hs && ost_q == OTail -> in_data_q && beats_q >= 6'd2)
 `endif
 
 endmodule
