@@ -546,26 +546,64 @@ module transfer_segmenter
   assign blk_tid_o   = s3_valid_q ? s3_q.tid : blk_tid;
   assign blk_desc_o  = s3_valid_q ? s3_desc : s2_desc;
 
-  logic s3_load;
+  logic s3_load, s3_valid_d;
+  s3_t  s3_d;
   assign s3_load = s2_fire && need_blk && !(bypass && blk_ready_i);
+
+  always_comb begin
+    s3_valid_d = s3_valid_q;
+    s3_d       = s3_q;
+    if (s3_load) begin
+      s3_valid_d = 1'b1;
+      s3_d       = s3_in;
+    end else if (s3_valid_q && blk_ready_i) begin
+      s3_valid_d = 1'b0;
+    end
+  end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       s3_valid_q <= 1'b0;
       s3_q       <= '0;
     end else begin
-      if (s3_load) begin
-        s3_valid_q <= 1'b1;
-        s3_q       <= s3_in;
-      end else if (s3_valid_q && blk_ready_i) begin
-        s3_valid_q <= 1'b0;
-      end
+      s3_valid_q <= s3_valid_d;
+      s3_q       <= s3_d;
     end
   end
 
   // =======================================================================================
   // Stage 2 registers
   // =======================================================================================
+  // What enters stage 2: a re-issue request, else a dequeued node; it empties when it fires.
+  logic  s2_valid_d, s2_first_d, s2_retx_d;
+  xfer_t s2_node_d;
+  qid_t  s2_qid_d;
+  rq_t   s2_rq_d;
+  always_comb begin
+    s2_valid_d = s2_valid_q;
+    s2_node_d  = s2_node_q;
+    s2_first_d = s2_first_q;
+    s2_qid_d   = s2_qid_q;
+    s2_retx_d  = s2_retx_q;
+    s2_rq_d    = s2_rq_q;
+    if (retx_pop) begin
+      s2_valid_d = 1'b1;
+      s2_node_d  = rq_i.e.xfer;
+      s2_first_d = 1'b0;
+      s2_qid_d   = qid_t'(QCtrl);
+      s2_retx_d  = 1'b1;
+      s2_rq_d    = rq_i;
+    end else if (deq_o) begin
+      s2_valid_d = 1'b1;
+      s2_node_d  = deq_node_i;
+      s2_first_d = deq_first_i;
+      s2_qid_d   = pick;
+      s2_retx_d  = 1'b0;
+    end else if (s2_fire) begin
+      s2_valid_d = 1'b0;
+    end
+  end
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       s2_valid_q    <= 1'b0;
@@ -601,22 +639,12 @@ module transfer_segmenter
       segw_wdata_q  <= segmd_wdata_o;
       seqb_fwd_we_q <= ptt_we_o && ptt_waddr_o == rq_i.tid;
       seqb_fwd_q    <= ptt_wdata_o.seq;
-      if (retx_pop) begin
-        s2_valid_q <= 1'b1;
-        s2_node_q  <= rq_i.e.xfer;
-        s2_first_q <= 1'b0;
-        s2_qid_q   <= qid_t'(QCtrl);
-        s2_retx_q  <= 1'b1;
-        s2_rq_q    <= rq_i;
-      end else if (deq_o) begin
-        s2_valid_q <= 1'b1;
-        s2_node_q  <= deq_node_i;
-        s2_first_q <= deq_first_i;
-        s2_qid_q   <= pick;
-        s2_retx_q  <= 1'b0;
-      end else if (s2_fire) begin
-        s2_valid_q <= 1'b0;
-      end
+      s2_valid_q    <= s2_valid_d;
+      s2_node_q     <= s2_node_d;
+      s2_first_q    <= s2_first_d;
+      s2_qid_q      <= s2_qid_d;
+      s2_retx_q     <= s2_retx_d;
+      s2_rq_q       <= s2_rq_d;
     end
   end
 
