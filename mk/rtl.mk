@@ -1,10 +1,12 @@
 # SPDX-License-Identifier: Apache-2.0
 # The RTL, one folder per part of the NI:
-#   rtl/common  ni_pkg (types, formats, functions and the assertion macros) and primitives
+#   rtl/common  ni_pkg (types, formats, functions), ni_assert.svh (the assertion macros every
+#               module includes) and the primitives
 #   rtl/qos     the QoS engine (qos_engine and its blocks)
 #   rtl/send    the send unit        rtl/recv  the receive unit        rtl/top  ni_node
-# Every compilation lists the package first (it defines the assertion macros), then the rest
-# of its files sorted by path.
+# Every compilation lists the package first (every module imports it), then the rest of its
+# files sorted by path. The include directory of ni_assert.svh, rtl/common, is one of the
+# module search directories (RTL_YFLAGS), where Verilator also looks for included files.
 
 RTL_PKG  := rtl/common/ni_pkg.sv
 RTL_DIRS := $(patsubst %/,%,$(sort $(dir $(wildcard rtl/*/*.sv))))

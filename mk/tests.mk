@@ -46,6 +46,15 @@ $(eval $(call CATCH_TB,tb_send_unit,$(wildcard tests/send/*.cpp),send_unit,$(SEN
 $(tb_send_unit_OBJS): MODEL_INC += -DVM_TRACE=1 -DVM_TRACE_FST=1
 $(BUILD)/tests/tb_send_unit: LDLIBS += $(FST_LIBS)
 
+# ---- the receive unit alone: tests/recv/*.cpp -> build/tests/tb_recv_unit --------------------
+# Its write port on the memory model, its ports watched by the harness's receive-unit checker
+# (sim/agents/recv_unit_checker: the golden model ref_model/recv).
+$(eval $(call VERILATED_MODEL,recv_unit,recv_unit,$(call module_srcs,recv_unit),--trace-fst))
+RECV_TB_OBJS := $(call obj_of,sim/core/sim_ctrl.cpp sim/core/eval_pool.cpp sim/agents/mem_model.cpp sim/agents/rx_monitor.cpp sim/agents/monitors.cpp sim/agents/recv_unit_checker.cpp)
+$(eval $(call CATCH_TB,tb_recv_unit,$(wildcard tests/recv/*.cpp),recv_unit,$(RECV_TB_OBJS) $(REF_LIB)))
+$(tb_recv_unit_OBJS): MODEL_INC += -DVM_TRACE=1 -DVM_TRACE_FST=1
+$(BUILD)/tests/tb_recv_unit: LDLIBS += $(FST_LIBS)
+
 # ---- one ni_node on a loopback network: tests/top/*.cpp -> build/tests/tb_ni_node ----------
 # The node as ni_sim builds it (sim/tb/node/node_agents: the node, its agents, monitors and
 # unit checkers) on the network model; the objects are ni_sim's.

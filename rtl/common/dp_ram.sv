@@ -7,6 +7,7 @@
 // callers that need the new word forward it themselves. `rdata_o` holds its value while
 // `re_i` is low.
 `default_nettype none
+`include "ni_assert.svh"
 
 module dp_ram #(
   parameter int unsigned Depth = 1024,

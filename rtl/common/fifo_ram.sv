@@ -14,6 +14,7 @@
 // !empty_o/head_o (tests/formal/fifo_ram.sby): the engine's re-issue queue keeps its
 // NACK-to-re-issue figure with its storage in block RAM.
 `default_nettype none
+`include "ni_assert.svh"
 
 module fifo_ram #(
   parameter int unsigned Depth = 128,  // RAM entries; the FIFO holds Depth + 2
@@ -114,7 +115,7 @@ module fifo_ram #(
     assign out_cnt   = cnt_q;
     assign out_empty = (cnt_q == '0);
     assign out_full  = (cnt_q == 2'd2);
-    `ASSERT(StageNoOverflow, 32'(cnt_q) - (pop_i ? 32'd1 : 32'd0) + (rd_q ? 32'd1 : 32'd0) +
+    `NI_ASSERT(StageNoOverflow, 32'(cnt_q) - (pop_i ? 32'd1 : 32'd0) + (rd_q ? 32'd1 : 32'd0) +
                              (byp ? 32'd1 : 32'd0) <= 32'd2)
   end
   assign ram_push = push_i && !byp;
@@ -151,12 +152,12 @@ module fifo_ram #(
   logic unused_out_full;
   assign unused_out_full = out_full;
 
-  `ASSERT(NoPushWhenFull, push_i |-> !full_o)
-  `ASSERT(NoPopWhenEmpty, pop_i |-> valid_o)
+  `NI_ASSERT(NoPushWhenFull, push_i -> !full_o)
+  `NI_ASSERT(NoPopWhenEmpty, pop_i -> valid_o)
   // The output stage never overflows: a read is only issued when its entry will fit.
-  `ASSERT(OutNoOverflow, rd_q |-> (!out_full || pop_i))
+  `NI_ASSERT(OutNoOverflow, rd_q -> (!out_full || pop_i))
   // A bypass never overtakes: nothing older is in the RAM.
-  `ASSERT(BypassInOrder, byp |-> ram_cnt_q == '0)
+  `NI_ASSERT(BypassInOrder, byp -> ram_cnt_q == '0)
 
 endmodule
 

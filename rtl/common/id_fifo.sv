@@ -5,6 +5,7 @@
 // A sync_fifo (array storage with an asynchronous read: distributed RAM on an FPGA, as in the
 // thesis's Table 4.1 where the ID FIFOs use no block RAM) plus the checks an ID pool needs.
 `default_nettype none
+`include "ni_assert.svh"
 
 module id_fifo #(
   parameter int unsigned Depth = 512,
@@ -41,7 +42,9 @@ module id_fifo #(
   // Assertions
   // ---------------------------------------------------------------------------------------
   // Every ID exists once, so a full pool is never pushed (not even with a pop).
-  `ASSERT(NoPushWhenFull, push_i |-> !full_o)
+  // The contract of the pool's client (fv_id_fifo and fv_id_pool assume these two).
+  `NI_ASSERT(NoPopWhenEmpty, pop_i -> !empty_o)
+  `NI_ASSERT(NoPushWhenFull, push_i -> !full_o)
 
 `ifndef SYNTHESIS
   // Shadow of which IDs the FIFO holds: an ID is never pushed while it is already inside,
@@ -55,7 +58,7 @@ module id_fifo #(
       if (push_i) held_q[push_id_i] <= 1'b1;
     end
   end
-  `ASSERT(NoDuplicateId, push_i |-> (!held_q[push_id_i] || (pop_i && head_o == push_id_i)))
+  `NI_ASSERT(NoDuplicateId, push_i -> (!held_q[push_id_i] || (pop_i && head_o == push_id_i)))
 `endif
 
 endmodule

@@ -11,6 +11,7 @@
 // responses and the segmenter's finish events one per cycle. This arbiter decides between
 // them.
 `default_nettype none
+`include "ni_assert.svh"
 
 module md_arbiter (
   input  logic clk_i,
@@ -50,10 +51,10 @@ module md_arbiter (
     else         last_q <= last_d;
   end
 
-  `ASSERT(OneGrant, !(seg_gnt_o && mh_gnt_o))
-  `ASSERT(SegGrantOnRequest, seg_gnt_o |-> seg_req_i)
-  `ASSERT(MhGrantOnRequest, mh_gnt_o |-> mh_req_i)
-  `ASSERT(WorkConserving, (seg_req_i || mh_req_i) |-> (seg_gnt_o || mh_gnt_o))
+  `NI_ASSERT(OneGrant, !(seg_gnt_o && mh_gnt_o))
+  `NI_ASSERT(SegGrantOnRequest, seg_gnt_o -> seg_req_i)
+  `NI_ASSERT(MhGrantOnRequest, mh_gnt_o -> mh_req_i)
+  `NI_ASSERT(WorkConserving, (seg_req_i || mh_req_i) -> (seg_gnt_o || mh_gnt_o))
 
 endmodule
 

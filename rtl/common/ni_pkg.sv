@@ -1,38 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-// Shared constants, types and helper functions of the QoS engine.
+// Shared constants, types and helper functions of the NI (QoS engine, send and receive
+// units). The assertion macros are in ni_assert.svh.
 //
 // Formats follow ../shared/spec/ICD.md. The ICD lists fields LSB first; SystemVerilog packed
 // structs list them MSB first, so every struct below is the ICD's list read bottom-up.
 `default_nettype none
-
-// Assertion macros of the RTL. They are defined here, in the package file, which every
-// compilation lists first (macros carry over to the files that follow it), so no include
-// path is needed. Every macro expects `clk_i` and `rst_ni` in scope (the module's clock and
-// asynchronous active-low reset). Synthesis defines SYNTHESIS and sees nothing; Verilator
-// checks them when run with --assert.
-`ifndef SYNTHESIS
-// Concurrent assertion checked on every rising clock edge outside reset.
-// SYNCASYNCNET: rst_ni is an asynchronous reset of the design and also the `disable iff`
-// condition of the checker; the checker is not logic, so the mixed use is intended.
-`define ASSERT(name, prop) \
-  /* verilator lint_off SYNCASYNCNET */ \
-  name: assert property (@(posedge clk_i) disable iff (!rst_ni) (prop)) \
-    else $error("[%0t] %m: assertion %s failed", $time, `"name`"); \
-  /* verilator lint_on SYNCASYNCNET */
-
-// valid must stay high, and data stable, until ready.
-`define ASSERT_VALID_HELD(name, valid, ready, data) \
-  `ASSERT(name``_valid, (valid) && !(ready) |=> (valid)) \
-  `ASSERT(name``_data, (valid) && !(ready) |=> $stable(data))
-
-// The vector has at most one bit set.
-`define ASSERT_ONEHOT0(name, vec) \
-  `ASSERT(name, $onehot0(vec))
-`else
-`define ASSERT(name, prop)
-`define ASSERT_VALID_HELD(name, valid, ready, data)
-`define ASSERT_ONEHOT0(name, vec)
-`endif
 
 // Not every constant is used by every module that imports the package.
 /* verilator lint_off UNUSEDPARAM */
@@ -261,6 +233,26 @@ package ni_pkg;
     logic [31:0] size;      // 95:64
     logic [63:0] tag;       // 63:0
   } notify_rec_t;
+
+  // ---------------------------------------------------------------------------------------
+  // The receive unit's parts (rtl/recv): what they pass each other
+  // ---------------------------------------------------------------------------------------
+  // A request packet past the ingress's head checks (recv_ingress -> its descriptor FIFO ->
+  // recv_proc and recv_ctx_table).
+  typedef struct packed {
+    logic         good;     // head and (data) payload verified
+    logic [5:0]   nlines;   // payload lines in the line buffer (0..16)
+    node_t        src;
+    logic [255:0] payload;  // inline bytes / control contents
+    wire_hdr_t    hdr;
+  } recv_desc_t;
+
+  // What an ACK or NACK answers: the sender and the block's (tid, seq).
+  typedef struct packed {
+    node_t src;
+    tid_t  tid;
+    seq_t  seq;
+  } recv_key_t;
 
   // ---------------------------------------------------------------------------------------
   // Parking reasons (docs/design.md section 6)

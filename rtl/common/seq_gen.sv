@@ -2,6 +2,7 @@
 // Sequence number generator (thesis 3.13, ICD section 5): one wrapping counter, 0 after
 // reset; every issued block, inline packet and retransmission takes the next value.
 `default_nettype none
+`include "ni_assert.svh"
 
 module seq_gen
   import ni_pkg::*;

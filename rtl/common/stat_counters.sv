@@ -2,6 +2,7 @@
 // Statistics counters (ICD section 8): NumCnt 64-bit saturating event counters, read by the
 // AXI slave. Reads never clear them; indices at or above NumCnt read 0.
 `default_nettype none
+`include "ni_assert.svh"
 
 module stat_counters
   import ni_pkg::*;

@@ -5,6 +5,7 @@
 // FIFOs (512, 64 and 16 entries). A pop of an empty FIFO or a push into a full one without a
 // simultaneous pop is an error (asserted).
 `default_nettype none
+`include "ni_assert.svh"
 
 module sync_fifo #(
   parameter int unsigned Depth = 8,
@@ -54,8 +55,8 @@ module sync_fifo #(
   assign full_o  = (32'(count_q) == Depth);
   assign count_o = count_q;
 
-  `ASSERT(NoPopWhenEmpty, pop_i |-> !empty_o)
-  `ASSERT(NoPushWhenFull, push_i |-> (!full_o || pop_i))
+  `NI_ASSERT(NoPopWhenEmpty, pop_i -> !empty_o)
+  `NI_ASSERT(NoPushWhenFull, push_i -> (!full_o || pop_i))
 
 endmodule
 

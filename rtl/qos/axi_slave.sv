@@ -7,6 +7,7 @@
 // enqueues it, all in that cycle. Reads: status (single / 32 channels, clear on read),
 // statistics counters, control registers.
 `default_nettype none
+`include "ni_assert.svh"
 
 module axi_slave
   import ni_pkg::*;
@@ -575,13 +576,13 @@ module axi_slave
   // =======================================================================================
   // Assertions
   // =======================================================================================
-  `ASSERT_VALID_HELD(BHeld, s_axi_bvalid_o, s_axi_bready_i, {s_axi_bid_o, s_axi_bresp_o})
-  `ASSERT_VALID_HELD(RHeld, s_axi_rvalid_o, s_axi_rready_i,
+  `NI_ASSERT_VALID_HELD(BHeld, s_axi_bvalid_o, s_axi_bready_i, {s_axi_bid_o, s_axi_bresp_o})
+  `NI_ASSERT_VALID_HELD(RHeld, s_axi_rvalid_o, s_axi_rready_i,
                      {s_axi_rid_o, s_axi_rdata_o, s_axi_rresp_o, s_axi_rlast_o})
-  `ASSERT(NoReadyBeforeInit, !init_done_i |-> !s_axi_awready_o && !s_axi_wready_o &&
+  `NI_ASSERT(NoReadyBeforeInit, !init_done_i -> !s_axi_awready_o && !s_axi_wready_o &&
                                               !s_axi_arready_o)
-  `ASSERT(EnqOnlyWithBeat, enq_valid_o |-> s_axi_wvalid_i && have_txn)
-  `ASSERT(LiveNodeIsWriteChannel, set_busy_o |-> !live_node[6])
+  `NI_ASSERT(EnqOnlyWithBeat, enq_valid_o -> s_axi_wvalid_i && have_txn)
+  `NI_ASSERT(LiveNodeIsWriteChannel, set_busy_o -> !live_node[6])
 
 endmodule
 

@@ -6,6 +6,7 @@
 // Fid4Base, Fid4Base+Fid4Step, ... `done_o` rises in the cycle after the last push and stays
 // high until the next reset.
 `default_nettype none
+`include "ni_assert.svh"
 
 module id_init #(
   parameter int unsigned TidCount  = 512,
@@ -63,7 +64,7 @@ module id_init #(
   assign fid4_o      = FidW'(Fid4Base + Fid4Step * 32'(cnt_q));
   assign done_o      = done_q;
 
-  `ASSERT(DoneStays, done_o |=> done_o)
+  `NI_ASSERT_NEXT(DoneStays, done_o, done_o)
 
 endmodule
 

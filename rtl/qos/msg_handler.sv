@@ -14,6 +14,7 @@
 //     wake or finish the transfer.
 // The handler never stalls: its enqueue has the top priority and it alone returns IDs.
 `default_nettype none
+`include "ni_assert.svh"
 
 module msg_handler
   import ni_pkg::*;
@@ -363,19 +364,19 @@ module msg_handler
   // =======================================================================================
   // Assertions
   // =======================================================================================
-  `ASSERT(EnqAlwaysGranted, enq_valid_o |-> enq_ready_i)
-  `ASSERT(NoReadyBeforeInit, !init_done_i |-> !rsp_ready_o)
-  `ASSERT(OneEventPerCycle, !(m1_rsp_q && m1_fin_q))
-  `ASSERT(NoWakeAndFinish, !(enq_valid_o && finish_o))
-  `ASSERT(SetOnlyFreeEntry, seg_ptt_we_i && !seg_retx_i |-> !ptt_valid_q[seg_ptt_waddr_i] ||
+  `NI_ASSERT(EnqAlwaysGranted, enq_valid_o -> enq_ready_i)
+  `NI_ASSERT(NoReadyBeforeInit, !init_done_i -> !rsp_ready_o)
+  `NI_ASSERT(OneEventPerCycle, !(m1_rsp_q && m1_fin_q))
+  `NI_ASSERT(NoWakeAndFinish, !(enq_valid_o && finish_o))
+  `NI_ASSERT(SetOnlyFreeEntry, seg_ptt_we_i && !seg_retx_i -> !ptt_valid_q[seg_ptt_waddr_i] ||
                                             (m2_res && m2_tid_q == seg_ptt_waddr_i))
-  `ASSERT(RetxOnlyPending, seg_retx_i |-> seg_ptt_we_i && seg_ptt_waddr_i == seg_retx_tid_i &&
+  `NI_ASSERT(RetxOnlyPending, seg_retx_i -> seg_ptt_we_i && seg_ptt_waddr_i == seg_retx_tid_i &&
                                          ptt_valid_q[seg_retx_tid_i] && rp_q[seg_retx_tid_i] &&
                                          !(m2_res && m2_tid_q == seg_retx_tid_i))
-  `ASSERT(NoRequestTwice, rq_push_o |-> !rp_q[m2_tid_q])
-  `ASSERT(TmoAccepted, tmo_valid_i |-> !rsp_ready_o && !seg_gnt)
-  `ASSERT(NoFinishTwice, m2_fin_q |-> !fin_rsp)
-  `ASSERT(ArbGrantMatches, mh_gnt |-> rsp_ready_o)
+  `NI_ASSERT(NoRequestTwice, rq_push_o -> !rp_q[m2_tid_q])
+  `NI_ASSERT(TmoAccepted, tmo_valid_i -> !rsp_ready_o && !seg_gnt)
+  `NI_ASSERT(NoFinishTwice, m2_fin_q -> !fin_rsp)
+  `NI_ASSERT(ArbGrantMatches, mh_gnt -> rsp_ready_o)
 
 endmodule
 

@@ -5,6 +5,7 @@
 // packet), the take-back over the bytes past the packet and the final XOR at the output. Each
 // side gets about half of the CRC's logic depth.
 `default_nettype none
+`include "ni_assert.svh"
 
 module pkt_queue
   import ni_pkg::*;
@@ -58,8 +59,8 @@ module pkt_queue
   assign pkt_valid_o = !empty;
   assign pkt_data_o  = {96'd0, crc32_finish(head.crc_partial, head.body.hdr.len), head.body};
 
-  `ASSERT(NoWriteWhenFull, wr_i |-> !full_o)
-  `ASSERT_VALID_HELD(PktHeld, pkt_valid_o, pkt_ready_i, pkt_data_o)
+  `NI_ASSERT(NoWriteWhenFull, wr_i -> !full_o)
+  `NI_ASSERT_VALID_HELD(PktHeld, pkt_valid_o, pkt_ready_i, pkt_data_o)
 
 endmodule
 

@@ -7,6 +7,7 @@
 // FSM with its re-issue requests, and the packet queue. docs/design.md describes how they
 // fit together.
 `default_nettype none
+`include "ni_assert.svh"
 
 module qos_engine
   import ni_pkg::*;
@@ -825,11 +826,11 @@ module qos_engine
   // =======================================================================================
   // Assertions
   // =======================================================================================
-  `ASSERT_VALID_HELD(BlkHeld, blk_valid_o, blk_ready_i, {blk_tid_o, blk_desc_o})
-  `ASSERT_VALID_HELD(PktHeld, pkt_valid_o, pkt_ready_i, pkt_data_o)
-  `ASSERT(NoInitPushAfterDone, init_done |-> !ini_tid_push && !ini_fid1_push && !ini_fid4_push)
-  `ASSERT(RqNeverFull, rq_push |-> !rq_full)
-  `ASSERT(NoIdReturnBeforeDone, !init_done |-> !mh_tid_push && !mh_fid1_push && !mh_fid4_push)
+  `NI_ASSERT_VALID_HELD(BlkHeld, blk_valid_o, blk_ready_i, {blk_tid_o, blk_desc_o})
+  `NI_ASSERT_VALID_HELD(PktHeld, pkt_valid_o, pkt_ready_i, pkt_data_o)
+  `NI_ASSERT(NoInitPushAfterDone, init_done -> !ini_tid_push && !ini_fid1_push && !ini_fid4_push)
+  `NI_ASSERT(RqNeverFull, rq_push -> !rq_full)
+  `NI_ASSERT(NoIdReturnBeforeDone, !init_done -> !mh_tid_push && !mh_fid1_push && !mh_fid4_push)
 
 endmodule
 

@@ -12,6 +12,7 @@
 // ERROR. Timeout 0 is off; so is any timeout of 2^31 cycles or more (the issue cycles are
 // 32 bits wide).
 `default_nettype none
+`include "ni_assert.svh"
 
 module retx_timer
   import ni_pkg::*;
@@ -166,8 +167,8 @@ module retx_timer
   // =======================================================================================
   // Assertions
   // =======================================================================================
-  `ASSERT(EventIsPending, tmo_valid_o |-> ptt_valid_i[tmo_tid_o])
-  `ASSERT(BypassLeaves, ptt_we_left_i |-> ptt_we_i && blk_hs_i && blk_tid_i == ptt_waddr_i)
+  `NI_ASSERT(EventIsPending, tmo_valid_o -> ptt_valid_i[tmo_tid_o])
+  `NI_ASSERT(BypassLeaves, ptt_we_left_i -> ptt_we_i && blk_hs_i && blk_tid_i == ptt_waddr_i)
 
 endmodule
 

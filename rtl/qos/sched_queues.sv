@@ -13,6 +13,7 @@
 // later and is forwarded as the head when the same queue is dequeued again in that cycle, so
 // back-to-back dequeues from one queue work at full rate.
 `default_nettype none
+`include "ni_assert.svh"
 
 module sched_queues #(
   parameter int unsigned NumQueues = 34,
@@ -176,10 +177,10 @@ module sched_queues #(
   // ---------------------------------------------------------------------------------------
   // Assertions
   // ---------------------------------------------------------------------------------------
-  `ASSERT(DeqNotEmpty, deq_i |-> !empty_q[deq_qid_i])
-  `ASSERT(DeqQidInRange, deq_i |-> (32'(deq_qid_i) < NumQueues))
-  `ASSERT(EnqQidInRange, enq_valid |-> (32'(enq_qid) < NumQueues))
-  `ASSERT_ONEHOT0(OneGrant, enq_ready_o & enq_valid_i)
+  `NI_ASSERT(DeqNotEmpty, deq_i -> !empty_q[deq_qid_i])
+  `NI_ASSERT(DeqQidInRange, deq_i -> (32'(deq_qid_i) < NumQueues))
+  `NI_ASSERT(EnqQidInRange, enq_valid -> (32'(enq_qid) < NumQueues))
+  `NI_ASSERT_ONEHOT0(OneGrant, enq_ready_o & enq_valid_i)
 
 `ifndef SYNTHESIS
   // Shadow membership: a node is never enqueued while it is already in some queue.
@@ -200,9 +201,9 @@ module sched_queues #(
   end
   assign enq_node_queued = queued_q[enq_entry.node];
   assign deq_node_queued = queued_q[deq_head.node];
-  `ASSERT(NoDoubleEnqueue,
-          enq_valid |-> (!enq_node_queued || (deq_i && deq_head.node == enq_entry.node)))
-  `ASSERT(DeqNodeQueued, deq_i |-> deq_node_queued)
+  `NI_ASSERT(NoDoubleEnqueue,
+          enq_valid -> (!enq_node_queued || (deq_i && deq_head.node == enq_entry.node)))
+  `NI_ASSERT(DeqNodeQueued, deq_i -> deq_node_queued)
 `endif
 
 endmodule

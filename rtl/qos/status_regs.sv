@@ -7,6 +7,7 @@
 // finishes a channel (BUSY -> DONE or ERROR). The transitions need different current codes,
 // so the writers never collide on one channel. Reads are combinational.
 `default_nettype none
+`include "ni_assert.svh"
 
 module status_regs
   import ni_pkg::*;
@@ -105,10 +106,10 @@ module status_regs
   status_e finish_cur /* verilator public_flat_rd */;
   assign busy_cur   = status_q[set_busy_wch_i];
   assign finish_cur = status_q[finish_wch_i];
+  `NI_ASSERT(BusyFromIdle, set_busy_i -> busy_cur == StIdle)
+  `NI_ASSERT(FinishFromBusy, finish_i -> finish_cur == StBusy)
 `endif
-  `ASSERT(BusyFromIdle, set_busy_i |-> busy_cur == StIdle)
-  `ASSERT(FinishFromBusy, finish_i |-> finish_cur == StBusy)
-  `ASSERT(LongOnlyEven, set_busy_i && set_busy_long_i |-> !set_busy_wch_i[0])
+  `NI_ASSERT(LongOnlyEven, set_busy_i && set_busy_long_i -> !set_busy_wch_i[0])
 
 endmodule
 

@@ -13,6 +13,7 @@
 // and stage 2 re-issues the block (same TID, new seq, `retx` set) unless the request has
 // gone stale (the block resolved first, or the TID now holds another block).
 `default_nettype none
+`include "ni_assert.svh"
 
 module transfer_segmenter
   import ni_pkg::*;
@@ -545,26 +546,64 @@ module transfer_segmenter
   assign blk_tid_o   = s3_valid_q ? s3_q.tid : blk_tid;
   assign blk_desc_o  = s3_valid_q ? s3_desc : s2_desc;
 
-  logic s3_load;
+  logic s3_load, s3_valid_d;
+  s3_t  s3_d;
   assign s3_load = s2_fire && need_blk && !(bypass && blk_ready_i);
+
+  always_comb begin
+    s3_valid_d = s3_valid_q;
+    s3_d       = s3_q;
+    if (s3_load) begin
+      s3_valid_d = 1'b1;
+      s3_d       = s3_in;
+    end else if (s3_valid_q && blk_ready_i) begin
+      s3_valid_d = 1'b0;
+    end
+  end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       s3_valid_q <= 1'b0;
       s3_q       <= '0;
     end else begin
-      if (s3_load) begin
-        s3_valid_q <= 1'b1;
-        s3_q       <= s3_in;
-      end else if (s3_valid_q && blk_ready_i) begin
-        s3_valid_q <= 1'b0;
-      end
+      s3_valid_q <= s3_valid_d;
+      s3_q       <= s3_d;
     end
   end
 
   // =======================================================================================
   // Stage 2 registers
   // =======================================================================================
+  // What enters stage 2: a re-issue request, else a dequeued node; it empties when it fires.
+  logic  s2_valid_d, s2_first_d, s2_retx_d;
+  xfer_t s2_node_d;
+  qid_t  s2_qid_d;
+  rq_t   s2_rq_d;
+  always_comb begin
+    s2_valid_d = s2_valid_q;
+    s2_node_d  = s2_node_q;
+    s2_first_d = s2_first_q;
+    s2_qid_d   = s2_qid_q;
+    s2_retx_d  = s2_retx_q;
+    s2_rq_d    = s2_rq_q;
+    if (retx_pop) begin
+      s2_valid_d = 1'b1;
+      s2_node_d  = rq_i.e.xfer;
+      s2_first_d = 1'b0;
+      s2_qid_d   = qid_t'(QCtrl);
+      s2_retx_d  = 1'b1;
+      s2_rq_d    = rq_i;
+    end else if (deq_o) begin
+      s2_valid_d = 1'b1;
+      s2_node_d  = deq_node_i;
+      s2_first_d = deq_first_i;
+      s2_qid_d   = pick;
+      s2_retx_d  = 1'b0;
+    end else if (s2_fire) begin
+      s2_valid_d = 1'b0;
+    end
+  end
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       s2_valid_q    <= 1'b0;
@@ -600,42 +639,32 @@ module transfer_segmenter
       segw_wdata_q  <= segmd_wdata_o;
       seqb_fwd_we_q <= ptt_we_o && ptt_waddr_o == rq_i.tid;
       seqb_fwd_q    <= ptt_wdata_o.seq;
-      if (retx_pop) begin
-        s2_valid_q <= 1'b1;
-        s2_node_q  <= rq_i.e.xfer;
-        s2_first_q <= 1'b0;
-        s2_qid_q   <= qid_t'(QCtrl);
-        s2_retx_q  <= 1'b1;
-        s2_rq_q    <= rq_i;
-      end else if (deq_o) begin
-        s2_valid_q <= 1'b1;
-        s2_node_q  <= deq_node_i;
-        s2_first_q <= deq_first_i;
-        s2_qid_q   <= pick;
-        s2_retx_q  <= 1'b0;
-      end else if (s2_fire) begin
-        s2_valid_q <= 1'b0;
-      end
+      s2_valid_q    <= s2_valid_d;
+      s2_node_q     <= s2_node_d;
+      s2_first_q    <= s2_first_d;
+      s2_qid_q      <= s2_qid_d;
+      s2_retx_q     <= s2_retx_d;
+      s2_rq_q       <= s2_rq_d;
     end
   end
 
   // =======================================================================================
   // Assertions
   // =======================================================================================
-  `ASSERT_VALID_HELD(BlkHeld, blk_valid_o, blk_ready_i, {blk_tid_o, blk_desc_o})
-  `ASSERT(FirstIssues, s2_valid_q && s2_first_q |-> act_issue)
-  `ASSERT(CtrlNotFirst, s2_valid_q && is_ctrl |-> !s2_first_q)
-  `ASSERT(InflightBounded, s2_valid_q && !s2_retx_q |-> 32'(inflight) <= MaxOutstanding)
-  `ASSERT(BlockInRange, s2_valid_q && act_issue |-> k < total)
-  `ASSERT(FreshTidFree, ptt_we_o && !s2_retx_q |-> !ptt_valid_i[ptt_waddr_o] ||
+  `NI_ASSERT_VALID_HELD(BlkHeld, blk_valid_o, blk_ready_i, {blk_tid_o, blk_desc_o})
+  `NI_ASSERT(FirstIssues, s2_valid_q && s2_first_q -> act_issue)
+  `NI_ASSERT(CtrlNotFirst, s2_valid_q && is_ctrl -> !s2_first_q)
+  `NI_ASSERT(InflightBounded, s2_valid_q && !s2_retx_q -> 32'(inflight) <= MaxOutstanding)
+  `NI_ASSERT(BlockInRange, s2_valid_q && act_issue -> k < total)
+  `NI_ASSERT(FreshTidFree, ptt_we_o && !s2_retx_q -> !ptt_valid_i[ptt_waddr_o] ||
                                     (ptt_clr_i && ptt_clr_tid_i == ptt_waddr_o))
-  `ASSERT(PopOnlyAvailable, tid_pop_o |-> tid_count_i != '0)
+  `NI_ASSERT(PopOnlyAvailable, tid_pop_o -> tid_count_i != '0)
   // Nothing parks waiting for a resolve unless something of it is in flight.
-  `ASSERT(ParkedHasInflight, s2_fire && parks && !act_issue && !s2_retx_q |-> inflight != '0)
-  `ASSERT(InlineFromTidQueue, s2_valid_q && k_inline && !is_ctrl && !s2_retx_q |->
+  `NI_ASSERT(ParkedHasInflight, s2_fire && parks && !act_issue && !s2_retx_q -> inflight != '0)
+  `NI_ASSERT(InlineFromTidQueue, s2_valid_q && k_inline && !is_ctrl && !s2_retx_q ->
                               s2_qid_q == qid_t'(QTid))
-  `ASSERT(RetxInRange, s2_valid_q && s2_retx_q && rx_live |-> k < total)
-  `ASSERT(NoDeqWithRetx, !(deq_o && retx_pop))
+  `NI_ASSERT(RetxInRange, s2_valid_q && s2_retx_q && rx_live -> k < total)
+  `NI_ASSERT(NoDeqWithRetx, !(deq_o && retx_pop))
 
 endmodule
 

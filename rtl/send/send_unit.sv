@@ -15,6 +15,7 @@
 // Between packets a waiting inline or control packet goes first. docs/design.md section 14
 // describes the realignment and the flow control.
 `default_nettype none
+`include "ni_assert.svh"
 
 module send_unit
   import ni_pkg::*;
@@ -162,13 +163,18 @@ module send_unit
     if (blk_hs) tab_q[wr_ptr_q] <= blk_in;
   end
 
+  logic [LnW-1:0] prev_end_d;
+  logic           have_prev_d;
+  assign prev_end_d  = blk_hs ? blk_src_last : prev_end_q;
+  assign have_prev_d = have_prev_q || blk_hs;
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       prev_end_q  <= '0;
       have_prev_q <= 1'b0;
-    end else if (blk_hs) begin
-      prev_end_q  <= blk_src_last;
-      have_prev_q <= 1'b1;
+    end else begin
+      prev_end_q  <= prev_end_d;
+      have_prev_q <= have_prev_d;
     end
   end
 
@@ -178,6 +184,14 @@ module send_unit
   assign tab_out      = tab_q[out_ptr_q];
   assign tab_out_next = tab_q[out_ptr_next];
 
+  logic [BlkPtrW-1:0] wr_ptr_d, ar_ptr_d, out_ptr_d;
+  logic [BlkPtrW:0]   n_blk_d, n_ar_d;
+  assign wr_ptr_d  = wr_ptr_q + BlkPtrW'(blk_hs);
+  assign ar_ptr_d  = ar_ptr_q + BlkPtrW'(ar_take);
+  assign out_ptr_d = out_ptr_q + BlkPtrW'(out_blk_done);
+  assign n_blk_d   = n_blk_q + (BlkPtrW + 1)'(blk_hs) - (BlkPtrW + 1)'(out_blk_done);
+  assign n_ar_d    = n_ar_q + (BlkPtrW + 1)'(blk_hs) - (BlkPtrW + 1)'(ar_take);
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       wr_ptr_q  <= '0;
@@ -186,11 +200,11 @@ module send_unit
       n_blk_q   <= '0;
       n_ar_q    <= '0;
     end else begin
-      if (blk_hs)       wr_ptr_q  <= wr_ptr_q + 1'b1;
-      if (ar_take)      ar_ptr_q  <= ar_ptr_q + 1'b1;
-      if (out_blk_done) out_ptr_q <= out_ptr_q + 1'b1;
-      n_blk_q <= n_blk_q + (BlkPtrW + 1)'(blk_hs) - (BlkPtrW + 1)'(out_blk_done);
-      n_ar_q  <= n_ar_q + (BlkPtrW + 1)'(blk_hs) - (BlkPtrW + 1)'(ar_take);
+      wr_ptr_q  <= wr_ptr_d;
+      ar_ptr_q  <= ar_ptr_d;
+      out_ptr_q <= out_ptr_d;
+      n_blk_q   <= n_blk_d;
+      n_ar_q    <= n_ar_d;
     end
   end
 
@@ -233,20 +247,34 @@ module send_unit
   assign m_axi_arsize_o  = 3'd6;  // 64-byte beats
   assign m_axi_arburst_o = 2'b01; // INCR
   assign ar_hs           = m_axi_arvalid_o && m_axi_arready_i;
+  logic           ar_active_d;
+  logic [LnW-1:0] ar_line_d;
+  logic [10:0]    ar_left_d;
+  always_comb begin
+    ar_active_d = ar_active_q;
+    ar_line_d   = ar_line_q;
+    ar_left_d   = ar_left_q;
+    if (ar_load) begin
+      ar_active_d = 1'b1;
+      ar_line_d   = tab_ar_line;
+      ar_left_d   = tab_ar_n;
+    end else if (ar_hs || ar_absorb) begin
+      // at most 15 lines left plus a block's 1025: the run stays below 2048 lines
+      ar_left_d   = ar_left_q - (ar_hs ? 11'(ar_n) : '0) + (ar_absorb ? tab_ar_n : '0);
+      ar_active_d = ar_left_d != '0;
+      ar_line_d   = ar_line_q + (ar_hs ? LnW'(ar_n) : '0);
+    end
+  end
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       ar_active_q <= 1'b0;
       ar_line_q   <= '0;
       ar_left_q   <= '0;
-    end else if (ar_load) begin
-      ar_active_q <= 1'b1;
-      ar_line_q   <= tab_ar_line;
-      ar_left_q   <= tab_ar_n;
-    end else if (ar_hs || ar_absorb) begin
-      // at most 15 lines left plus a block's 1025: the run stays below 2048 lines
-      ar_active_q <= (ar_left_q - (ar_hs ? 11'(ar_n) : '0) + (ar_absorb ? tab_ar_n : '0)) != '0;
-      ar_line_q   <= ar_line_q + (ar_hs ? LnW'(ar_n) : '0);
-      ar_left_q   <= ar_left_q - (ar_hs ? 11'(ar_n) : '0) + (ar_absorb ? tab_ar_n : '0);
+    end else begin
+      ar_active_q <= ar_active_d;
+      ar_line_q   <= ar_line_d;
+      ar_left_q   <= ar_left_d;
     end
   end
 
@@ -254,15 +282,22 @@ module send_unit
   assign r_hs           = m_axi_rvalid_i && m_axi_rready_o;
   assign r_first_hs     = r_hs && !r_mid_q;
 
+  logic [CreditW-1:0] credit_d;
+  logic [OutstW-1:0]  outst_d;
+  logic               r_mid_d;
+  assign credit_d = credit_q - (ar_hs ? CreditW'(ar_n) : '0) + (line_pop ? CreditW'(1) : '0);
+  assign outst_d  = outst_q + (ar_hs ? OutstW'(1) : '0) - (r_first_hs ? OutstW'(1) : '0);
+  assign r_mid_d  = r_hs ? !m_axi_rlast_i : r_mid_q;
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       credit_q <= CreditW'(BufLines);
       outst_q  <= '0;
       r_mid_q  <= 1'b0;
     end else begin
-      credit_q <= credit_q - (ar_hs ? CreditW'(ar_n) : '0) + (line_pop ? CreditW'(1) : '0);
-      outst_q  <= outst_q + (ar_hs ? OutstW'(1) : '0) - (r_first_hs ? OutstW'(1) : '0);
-      if (r_hs) r_mid_q <= !m_axi_rlast_i;
+      credit_q <= credit_d;
+      outst_q  <= outst_d;
+      r_mid_q  <= r_mid_d;
     end
   end
 
@@ -537,6 +572,10 @@ module send_unit
     end
   end
 
+  // A packet offered between packets and not taken keeps its source selected.
+  logic held_d;
+  assign held_d = req_tx_valid_o && !req_tx_ready_i && (ost_q == OBetween);
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       ost_q      <= OBetween;
@@ -566,32 +605,35 @@ module send_unit
       o_lines_q  <= o_lines_d;
       o_primed_q <= o_primed_d;
       cur_q      <= cur_d;
+      held_q     <= held_d;
+      held_hp_q  <= sel_hp;
+      // The wide state is loaded only where it changes, as enabled register loads rather
+      // than _d signals on purpose: Verilator then evaluates the line copy and the pcrc's
+      // XOR trees (crc32_beat) only at a clock edge that needs them; as always_comb
+      // next-state logic they would be evaluated in every evaluation.
       if (line_pop) last_line_q <= lb_head;
-      // the pcrc's next value is computed only when it changes
       if (crc_seed) crc_q <= CrcBeatSeed;
       else if (crc_step) crc_q <= crc32_beat(crc_q, pay_beat);
-      held_q     <= req_tx_valid_o && !req_tx_ready_i && (ost_q == OBetween);
-      held_hp_q  <= sel_hp;
     end
   end
 
   // =======================================================================================
   // Assertions
   // =======================================================================================
-  `ASSERT_VALID_HELD(ReqTxHeld, req_tx_valid_o, req_tx_ready_i, {req_tx_data_o, req_tx_last_o})
-  `ASSERT_VALID_HELD(ArHeld, m_axi_arvalid_o, m_axi_arready_i,
+  `NI_ASSERT_VALID_HELD(ReqTxHeld, req_tx_valid_o, req_tx_ready_i, {req_tx_data_o, req_tx_last_o})
+  `NI_ASSERT_VALID_HELD(ArHeld, m_axi_arvalid_o, m_axi_arready_i,
                      {m_axi_araddr_o, m_axi_arlen_o})
   // No burst crosses a 4 KiB boundary, none is longer than 16 beats.
-  `ASSERT(ArNo4kCross, m_axi_arvalid_o |->
+  `NI_ASSERT(ArNo4kCross, m_axi_arvalid_o ->
                        ({1'b0, m_axi_araddr_o[11:6]} + {1'b0, m_axi_arlen_o[5:0]}) < 7'd64)
-  `ASSERT(ArMax16, m_axi_arvalid_o |-> m_axi_arlen_o < 8'd16)
+  `NI_ASSERT(ArMax16, m_axi_arvalid_o -> m_axi_arlen_o < 8'd16)
   // Every R beat has its room in the line buffer.
-  `ASSERT(RNoOverflow, r_hs |-> !lb_full)
-  `ASSERT(CreditsBounded, 32'(credit_q) <= BufLines)
+  `NI_ASSERT(RNoOverflow, r_hs -> !lb_full)
+  `NI_ASSERT(CreditsBounded, 32'(credit_q) <= BufLines)
   // A block's lines are all consumed by its last beat, none of the next block's.
-  `ASSERT(LinesAtBlockEnd, out_blk_done |-> o_lines_q == '0)
+  `NI_ASSERT(LinesAtBlockEnd, out_blk_done -> o_lines_q == '0)
   // Every accepted block leaves as exactly npkts packets.
-  `ASSERT(NpktsAtBlockEnd, out_blk_done |-> (o_pkt_q + 1'b1) == o_blk_q.npkts)
+  `NI_ASSERT(NpktsAtBlockEnd, out_blk_done -> (o_pkt_q + 1'b1) == o_blk_q.npkts)
 
 `ifndef SYNTHESIS
   // The engine's packets arrive with a correct footer CRC (checked once per packet, as it
@@ -606,7 +648,7 @@ module send_unit
                   crc32_finish(crc32_partial(pkt_body_t'(pkt_data_i[383:0])), in_len);
     end
   end
-  `ASSERT(EnginePktCrc, in_crc_ok)
+  `NI_ASSERT(EnginePktCrc, in_crc_ok)
 
   // Packets never interleave: a packet's beats leave back to back from its head beat to the
   // beat with last; a data packet has npayload + 2 beats.
@@ -621,8 +663,8 @@ module send_unit
       in_data_q <= !req_tx_last_o && (in_data_q || ost_q == OBetween);
     end
   end
-  `ASSERT(HeadOnlyBetweenPackets, tx_hs && sel_hp && ost_q == OBetween |-> !in_data_q)
-  `ASSERT(TailAfterPayload, tx_hs && ost_q == OTail |-> in_data_q && beats_q >= 6'd2)
+  `NI_ASSERT(HeadOnlyBetweenPackets, tx_hs && sel_hp && ost_q == OBetween -> !in_data_q)
+  `NI_ASSERT(TailAfterPayload, tx_hs && ost_q == OTail -> in_data_q && beats_q >= 6'd2)
 `endif
 
 endmodule

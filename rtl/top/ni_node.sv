@@ -9,6 +9,7 @@
 // port for the verification harness (docs/design.md section 13); synthesis leaves them
 // unconnected and removes them.
 `default_nettype none
+`include "ni_assert.svh"
 
 module ni_node
   import ni_pkg::*;
@@ -347,7 +348,7 @@ module ni_node
   assign trace_rsp_o       = rsp;
 
   // The accumulators never wrap: at most two events a cycle, one leaves every cycle.
-  `ASSERT(StatPairBounded, pair_acc_q[0] != 2'd3 && pair_acc_q[1] != 2'd3 &&
+  `NI_ASSERT(StatPairBounded, pair_acc_q[0] != 2'd3 && pair_acc_q[1] != 2'd3 &&
                            pair_acc_q[2] != 2'd3 && pair_acc_q[3] != 2'd3)
 
 endmodule

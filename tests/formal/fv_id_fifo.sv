@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
-// Formal harness of id_fifo: the DUT, its interface contract as assumptions, and the
-// shadow checker (fv_fifo_shadow) fed with the DUT's state by hierarchical reference.
+// Formal harness of id_fifo: the DUT and the shadow checker (fv_fifo_shadow) fed with the
+// DUT's state by hierarchical reference.
 //
-// Contract (id_fifo's assertions): no pop when empty; no push when full, not even with a pop
-// in the same cycle (every ID exists once, so a full pool has none outstanding). The FIFO
-// properties are those of sync_fifo; the ID-pool properties are proven by fv_id_pool.
+// Contract: id_fifo's own assertions NoPopWhenEmpty and NoPushWhenFull (no push when full,
+// not even with a pop in the same cycle: every ID exists once, so a full pool has none
+// outstanding), made assumptions by id_fifo.sby (`chformal -assert2assume`); the inner
+// sync_fifo's contract stays an assertion and is proven from them. The FIFO properties are
+// those of sync_fifo; the ID-pool properties are proven by fv_id_pool.
 // Reset is asserted in the first cycle and may be asserted again at any time.
 `default_nettype none
 
@@ -48,10 +50,6 @@ module fv_id_fifo #(
 
   always_comb begin
     if (first_cycle_q) m_reset : assume (!rst_ni);
-    if (rst_ni) begin
-      m_no_pop_empty : assume (!(pop_i && empty));
-      m_no_push_full : assume (!(push_i && full));
-    end
   end
 
   // ---------------------------------------------------------------------------------------

@@ -10,9 +10,11 @@
 //   occurrences of ID k in the FIFO <= 1                         (never held twice)
 //   occurrences + held by the client + not yet pushed by id_init == 1   (never lost)
 //   the FIFO's count == the number of universe IDs in it         (nothing else in it)
-//   no push into a full FIFO (id_fifo's contract, asserted here: it follows from the above)
 //   id_init pushes index k while its counter is k
-// Assumed: no pop of an empty FIFO; a return is of an ID the client holds.
+// The RTL's own assertions are proven too: id_fifo's NoPushWhenFull (the pool never pushes
+// into a full FIFO: it follows from the above), sync_fifo's and id_init's (DoneStays).
+// Assumed: a return is of an ID the client holds; no pop of an empty FIFO (id_fifo's
+// NoPopWhenEmpty, made an assumption by id_pool.sby).
 `default_nettype none
 
 module fv_id_pool_check #(
@@ -75,7 +77,6 @@ module fv_id_pool_check #(
 
   always_comb begin
     if (rst_ni) begin
-      m_no_pop_empty : assume (!(pop_i && empty_i));
       if (ret_i) begin
         m_ret_after_init : assume (done_i);
         m_ret_in_range   : assume (32'(ret_k_i) < Count);
@@ -117,7 +118,6 @@ module fv_id_pool_check #(
         assert (32'(in_fifo[k]) + 32'(out_q[k]) + 32'(pending[k]) == 1);  // never lost
       end
       a_only_universe     : assert (32'(ids_in_fifo) == 32'(count_i));
-      a_no_push_full      : assert (!(push_i && full_i));
       a_init_counter      : assert (done_i || 32'(init_cnt_i) < MaxCount);
       if (push_i && !done_i) a_init_order : assert (push_id_i == id_of(32'(init_cnt_i)));
       // the FIFO's own invariants (sync_fifo's proof), needed here for induction

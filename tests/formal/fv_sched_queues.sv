@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Formal harness of sched_queues: the DUT, its input contract as assumptions, a shadow
+// Formal harness of sched_queues: the DUT, its input contract, a shadow
 // reference model (one list of (node, first) entries per queue, as in the lockstep test
 // tests/prim/tb_sched_queues.cpp), and the invariants that tie the DUT's head/tail/empty
 // registers, forwarding register and link RAM to the shadow.
@@ -7,14 +7,16 @@
 // Shadow step at a rising edge (the lockstep model's): the dequeue first (the head of queue
 // deq_qid_i leaves), then the enqueue of the granted source (lowest valid index) at the tail.
 //
-// Contract (sched_queues' assertions), assumed outside reset: a dequeue only of an in-range
-// non-empty queue; the granted source's qid and node in range (the node range matters only
-// when NumNodes is not a power of two); a node is enqueued only when it is in no queue, or
-// is the node dequeued in the same cycle. Non-granted sources present anything.
+// Contract, assumed outside reset: a dequeue only of an in-range non-empty queue and the
+// granted source's qid in range are sched_queues' own assertions DeqQidInRange, DeqNotEmpty
+// and EnqQidInRange, made assumptions by sched_queues.sby (`chformal -assert2assume`); here:
+// the granted node in range (it matters only when NumNodes is not a power of two) and a node
+// enqueued only when it is in no queue, or is the node dequeued in the same cycle (the RTL
+// checks this one against a simulation-only shadow). Non-granted sources present anything.
 // Reset is asserted in the first cycle and may be asserted again at any time.
 //
 // Proven outside reset:
-//   enq_ready_o exact (fixed priority), at most one grant
+//   enq_ready_o exact (fixed priority), at most one grant (the RTL's OneGrant)
 //   nonempty_o[q] == the shadow queue q is not empty                     (empty flags exact)
 //   deq_node_o / deq_first_o == the shadow head of queue deq_qid_i       (contents, in order)
 //   `where`, a second shadow fed by the DUT's own outputs (a node joins the queue it is
@@ -209,12 +211,7 @@ module fv_sched_queues #(
   always_comb begin
     if (first_cycle_q) m_reset : assume (!rst_ni);
     if (rst_ni) begin
-      if (deq_i) begin
-        m_deq_in_range  : assume (32'(deq_qid_i) < NumQueues);
-        m_deq_not_empty : assume (len_q[deq_qid_i] != '0);
-      end
       if (enq) begin
-        m_enq_in_range : assume (32'(enq_qid) < NumQueues);
         m_enq_node     : assume (32'(node_of(enq_entry)) < NumNodes);
         m_enq_free     : assume (!listed[node_of(enq_entry)] ||
                                  (deq_i && node_of(enq_entry) == node_of(deq_ref_head)));
@@ -235,7 +232,6 @@ module fv_sched_queues #(
     if (rst_ni) begin
       // ports
       a_ready     : assert (enq_ready == want_ready);
-      a_one_grant : assert ($onehot0(enq_ready & enq_valid_i));
       a_nonempty  : assert (nonempty == ref_nonempty);
       if (32'(deq_qid_i) < NumQueues && len_q[deq_qid_i] != '0) begin
         a_deq_node  : assert (deq_node == node_of(deq_ref_head));

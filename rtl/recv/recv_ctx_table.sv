@@ -1,0 +1,393 @@
+// SPDX-License-Identifier: Apache-2.0
+// Receive-context table of the receive unit (ICD 13; docs/design.md section 15): one context
+// per block being received, looked up fully associatively on (src_node, tid).
+//
+// Storage is split by who touches it each cycle. In flops: the keys, valid bits, the count
+// of writes issued whose B has not returned (every B decrements one), an "every slot set" bit
+// (cfull, read when a B returns) and the completion-check marks. The rest of each context
+// (cdat_t: seq, npkts, slots-set count, bitmap, notify state, the control packet's contents)
+// is in a RAM (u_ctx) with one read port, read a cycle ahead of the decision that needs it:
+// while a completion check is pending the checked context, otherwise the context of the
+// descriptor at the FIFO head; a write to the word being read is forwarded (the RAM reads
+// the old word).
+//
+// recv_proc decides; this table says what it needs to know (the head packet's lookup, the
+// lowest marked context's state) and applies the decision: take the head packet into its
+// context (new, restarted or the same), issue a context's notification record, free it;
+// recv_writer's B responses count writes down, recv_reclaim frees idle contexts.
+`default_nettype none
+`include "ni_assert.svh"
+
+module recv_ctx_table
+  import ni_pkg::*;
+#(
+  parameter int unsigned RxContexts    = 64,
+  parameter int unsigned WrOutstanding = 16,  // write bursts awaiting B
+  localparam int unsigned CtxW         = $clog2(RxContexts),
+  localparam int unsigned PendW        = $clog2(WrOutstanding + 1)
+) (
+  input  logic            clk_i,
+  input  logic            rst_ni,
+  // the descriptor at the head of the ingress FIFO: its key is looked up every cycle
+  input  recv_desc_t      desc_i,
+  // what the decision on its packet (data or control) needs
+  output logic            lk_rdy_o,     // its context's word is read (or it has none)
+  output logic            lk_full_o,    // no context of its key and none free (counter 20)
+  output logic            lk_stale_o,   // its context has a newer seq (21)
+  output logic            lk_dup_o,     // same seq, its slot or control packet is there (21)
+  output logic [CtxW-1:0] lk_idx_o,     // the context the packet is taken into
+  // the lowest context marked for a completion check
+  input  logic            fsm_idle_i,   // recv_writer idle: recv_proc decides this cycle
+  input  logic            ck_turn_i,    // ... and takes a ready check (no inline ACK first)
+  output logic            ck_any_o,
+  output logic [CtxW-1:0] ck_idx_o,
+  output logic            ck_rdy_o,     // its word is read: the outputs below are its
+  output logic            ck_wait_o,    // not complete (writes out, slots or control missing)
+  output logic            ck_record_o,  // complete; its notification record is still to write
+  output logic            ck_notify_o,  // a notify block
+  output recv_key_t       ck_key_o,
+  output logic [47:0]     ck_naddr_o,   // the notification record's address, tag and size
+  output logic [63:0]     ck_ntag_o,
+  output logic [31:0]     ck_nsize_o,
+  // updates (at most one of take, record and free in a cycle)
+  input  logic            take_i,       // the head packet is taken into context lk_idx_o
+  input  logic            record_i,     // context ck_idx_o's record is issued
+  input  logic            free_i,       // context ck_idx_o is complete and ACKed: freed
+  input  logic            ck_done_i,    // the check of ck_idx_o is decided: unmarked
+  input  logic [1:0]      pend_add_i,   // writes issued with take_i or record_i
+  input  logic            b_ctx_i,      // a B of a write of context b_ctx_idx_i returned
+  input  logic [CtxW-1:0] b_ctx_idx_i,
+  // the idle scanner (recv_reclaim)
+  output logic            touch_o,      // a packet of context touch_idx_o is taken now
+  output logic [CtxW-1:0] touch_idx_o,
+  input  logic [CtxW-1:0] scan_idx_i,   // the context the scanner looks at
+  output logic            scan_ok_o,    // ... may be freed: live, no write out, not in use
+  input  logic            reclaim_i,    // ... and is freed
+  output logic            busy_o        // a context is live
+);
+
+  // The part of a context kept in RAM.
+  typedef struct packed {
+    seq_t              seq;
+    logic [NpktsW-1:0] npkts;      // 0 until a data packet told it
+    logic [NpktsW-1:0] cnt;        // slots set
+    logic [63:0]       bitmap;     // slot = dst_addr[15:10]
+    logic              notify;     // the block needs its notification
+    logic              have_ctrl;  // its control packet arrived
+    logic              nf_issued;  // the notification record was written
+    logic [47:0]       naddr;
+    logic [63:0]       ntag;
+    logic [31:0]       nsize;
+  } cdat_t;
+
+  // A whole context: the flop-held fields and the RAM word.
+  typedef struct packed {
+    logic             valid;
+    node_t            src;
+    tid_t             tid;
+    logic [PendW-1:0] pend;  // writes issued, B not back
+    cdat_t            d;
+  } ctx_t;
+
+  logic  [RxContexts-1:0]            cv_q, cv_d;        // valid
+  node_t [RxContexts-1:0]            csrc_q, csrc_d;    // key: source node
+  tid_t  [RxContexts-1:0]            ctid_q, ctid_d;    // key: tid
+  logic  [RxContexts-1:0][PendW-1:0] cpend_q, cpend_d;  // writes issued, B not back
+  logic  [RxContexts-1:0]            cfull_q, cfull_d;  // npkts known and every slot set
+  logic  [RxContexts-1:0]            chk_q, chk_d;      // to be checked for completion
+
+  // 14-bit serial-number arithmetic: b is newer than a.
+  function automatic logic seq_newer(seq_t b, seq_t a);
+    seq_t d;
+    d = b - a;
+    return (d != '0) && !d[SeqW-1];
+  endfunction
+
+  // =======================================================================================
+  // Lookup of the head descriptor's key, and the lowest marked context
+  // =======================================================================================
+  logic                  lk_hit, lk_free_any;
+  logic [CtxW-1:0]       lk_idx, lk_free;
+  logic [RxContexts-1:0] lk_match;  // contexts holding the head's key: at most one
+  always_comb begin
+    lk_hit      = 1'b0;
+    lk_idx      = '0;
+    lk_free_any = 1'b0;
+    lk_free     = '0;
+    for (int unsigned i = 0; i < RxContexts; i++) begin
+      lk_match[i] = cv_q[i] && csrc_q[i] == desc_i.src && ctid_q[i] == desc_i.hdr.tid;
+      if (!lk_hit && lk_match[i]) begin
+        lk_hit = 1'b1;
+        lk_idx = CtxW'(i);
+      end
+      if (!lk_free_any && !cv_q[i]) begin
+        lk_free_any = 1'b1;
+        lk_free     = CtxW'(i);
+      end
+    end
+  end
+
+  logic            ck_any;
+  logic [CtxW-1:0] ck_idx;
+  always_comb begin
+    ck_any = 1'b0;
+    ck_idx = '0;
+    for (int unsigned i = 0; i < RxContexts; i++) begin
+      if (!ck_any && chk_q[i]) begin
+        ck_any = 1'b1;
+        ck_idx = CtxW'(i);
+      end
+    end
+  end
+
+  // =======================================================================================
+  // The context RAM and its read port
+  // =======================================================================================
+  // Read a cycle ahead: while a completion check is pending, the checked context; otherwise
+  // (and in the cycle the check is decided) the context the head descriptor hits.
+  logic            ctx_wr_en;  // update context ctx_wr_idx to ctx_wr_val
+  logic [CtxW-1:0] ctx_wr_idx;
+  ctx_t            ctx_wr_val;
+  logic [CtxW-1:0] rd_idx, rd_idx_q;
+  cdat_t           rd_raw, cd, fwd_dat_q;
+  logic            fwd_q, ck_rdy, lk_rdy, ck_eval;
+
+  dp_ram #(
+    .Depth(RxContexts),
+    .Width($bits(cdat_t))
+  ) u_ctx (
+    .clk_i  (clk_i),
+    .we_i   (ctx_wr_en),
+    .waddr_i(ctx_wr_idx),
+    .wdata_i(ctx_wr_val.d),
+    .re_i   (1'b1),
+    .raddr_i(rd_idx),
+    .rdata_o(rd_raw)
+  );
+
+  assign cd      = fwd_q ? fwd_dat_q : rd_raw;
+  assign ck_rdy  = rd_idx_q == ck_idx;
+  assign lk_rdy  = !lk_hit || (rd_idx_q == lk_idx);
+  assign ck_eval = ck_turn_i && ck_any && ck_rdy;
+  assign rd_idx  = (ck_any && !ck_eval) ? ck_idx : lk_idx;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      rd_idx_q  <= '0;
+      fwd_q     <= 1'b0;
+      fwd_dat_q <= '0;
+    end else begin
+      rd_idx_q  <= rd_idx;
+      fwd_q     <= ctx_wr_en && (ctx_wr_idx == rd_idx);
+      fwd_dat_q <= ctx_wr_val.d;
+    end
+  end
+
+  // =======================================================================================
+  // The checked context
+  // =======================================================================================
+  ctx_t ck_c;
+  logic ck_done;  // every slot of its block set
+  assign ck_c    = '{valid: cv_q[ck_idx], src: csrc_q[ck_idx], tid: ctid_q[ck_idx],
+                     pend: cpend_q[ck_idx], d: cd};
+  assign ck_done = (ck_c.d.npkts != '0) && (ck_c.d.cnt == ck_c.d.npkts);
+
+  assign ck_any_o    = ck_any;
+  assign ck_idx_o    = ck_idx;
+  assign ck_rdy_o    = ck_rdy;
+  assign ck_wait_o   = !ck_c.valid || ck_c.pend != '0 || !ck_done ||
+                       (ck_c.d.notify && !ck_c.d.have_ctrl);
+  assign ck_record_o = ck_c.d.notify && !ck_c.d.nf_issued;
+  assign ck_notify_o = ck_c.d.notify;
+  assign ck_key_o    = '{src: ck_c.src, tid: ck_c.tid, seq: ck_c.d.seq};
+  assign ck_naddr_o  = ck_c.d.naddr;
+  assign ck_ntag_o   = ck_c.d.ntag;
+  assign ck_nsize_o  = ck_c.d.nsize;
+
+  // =======================================================================================
+  // The head packet's context, and what it becomes if the packet is taken (a new or
+  // restarted context, its slot set or its control packet attached)
+  // =======================================================================================
+  ctx_t            lk_c, lk_next;
+  logic            lk_same, lk_newer, lk_alloc, lk_dup;
+  logic [5:0]      lk_slot;
+  logic [CtxW-1:0] lk_tgt;
+  ctrl_payload_t   lk_cp;
+  assign lk_c     = '{valid: cv_q[lk_idx], src: csrc_q[lk_idx], tid: ctid_q[lk_idx],
+                      pend: cpend_q[lk_idx], d: cd};
+  assign lk_same  = lk_hit && (desc_i.hdr.seq == lk_c.d.seq);
+  assign lk_newer = lk_hit && seq_newer(desc_i.hdr.seq, lk_c.d.seq);
+  assign lk_alloc = !lk_hit && lk_free_any;
+  assign lk_slot  = desc_i.hdr.dst_addr[15:10];
+  assign lk_tgt   = lk_alloc ? lk_free : lk_idx;
+  assign lk_cp    = ctrl_payload_t'(desc_i.payload);
+  assign lk_dup   = (desc_i.hdr.kind == WkData) ? lk_same && lk_c.d.bitmap[lk_slot]
+                                                 : lk_same && lk_c.d.have_ctrl;
+
+  // What the table does not read of the head descriptor: the verdict and line count are
+  // recv_proc's; inline payload bytes and the record's unused words are no context's.
+  logic unused_desc;
+  assign unused_desc = ^{desc_i.good, desc_i.nlines, desc_i.hdr.dst_addr[63:16],
+                         desc_i.hdr.dst_addr[9:0], desc_i.hdr.rsvd, desc_i.hdr.pd,
+                         desc_i.hdr.retx, desc_i.hdr.last, desc_i.hdr.len, lk_cp.rsvd,
+                         lk_cp.total_blocks, lk_cp.notify_addr[63:48]};
+
+  always_comb begin
+    lk_next = (lk_alloc || lk_newer) ? '0 : lk_c;
+    if (lk_alloc || lk_newer) begin
+      lk_next.valid = 1'b1;
+      lk_next.src   = desc_i.src;
+      lk_next.tid   = desc_i.hdr.tid;
+      lk_next.d.seq = desc_i.hdr.seq;
+      lk_next.pend  = lk_newer ? lk_c.pend : '0;  // a restart keeps its writes in flight
+    end
+    if (desc_i.hdr.kind == WkData) begin
+      lk_next.d.bitmap[lk_slot] = 1'b1;
+      lk_next.d.cnt             = lk_next.d.cnt + NpktsW'(!(lk_same && lk_c.d.bitmap[lk_slot]));
+      lk_next.d.npkts           = desc_i.hdr.npkts;
+      lk_next.d.notify          = lk_next.d.notify || desc_i.hdr.notify;
+    end else if (!(lk_same && lk_c.d.have_ctrl)) begin
+      lk_next.d.have_ctrl = 1'b1;
+      lk_next.d.notify    = 1'b1;
+      lk_next.d.naddr     = lk_cp.notify_addr[47:0];
+      lk_next.d.ntag      = lk_cp.notify_tag;
+      lk_next.d.nsize     = lk_cp.size;
+    end
+  end
+
+  assign lk_rdy_o   = lk_rdy;
+  assign lk_full_o  = !lk_hit && !lk_free_any;
+  assign lk_stale_o = lk_hit && !lk_same && !lk_newer;
+  assign lk_dup_o   = lk_dup;
+  assign lk_idx_o   = lk_tgt;
+
+  // =======================================================================================
+  // Updates
+  // =======================================================================================
+  // The word written: the head packet's context, the checked one with its record issued, or
+  // the freed one (zero).
+  always_comb begin
+    ctx_wr_en  = take_i || record_i || free_i;
+    ctx_wr_idx = '0;
+    ctx_wr_val = '0;
+    if (take_i) begin
+      ctx_wr_idx = lk_tgt;
+      ctx_wr_val = lk_next;
+    end else if (record_i) begin
+      ctx_wr_idx             = ck_idx;
+      ctx_wr_val             = ck_c;
+      ctx_wr_val.d.nf_issued = 1'b1;
+    end else if (free_i) begin
+      ctx_wr_idx = ck_idx;
+    end
+  end
+
+  assign touch_o     = take_i;
+  assign touch_idx_o = ctx_wr_idx;
+  assign scan_ok_o   = cv_q[scan_idx_i] && (cpend_q[scan_idx_i] == '0) &&
+                       !(ctx_wr_en && ctx_wr_idx == scan_idx_i) &&
+                       !(ck_any && ck_idx == scan_idx_i && fsm_idle_i);
+
+  // A context whose last write returned is checked for completion, if every slot of its
+  // block is set by then: a block still missing packets is checked after the B of the write
+  // that sets its last slot (or when its control packet arrives), so recv_proc spends no
+  // cycle per packet on checks that cannot succeed.
+  logic [RxContexts-1:0] chk_b;
+  always_comb begin
+    chk_b = '0;
+    if (b_ctx_i && cpend_q[b_ctx_idx_i] == PendW'(1'b1) && cfull_q[b_ctx_idx_i]) begin
+      chk_b[b_ctx_idx_i] = 1'b1;
+    end
+  end
+
+  // Flop-held context state: the decisions' writes, B returns, reclaims; completion marks.
+  always_comb begin
+    cv_d    = cv_q;
+    csrc_d  = csrc_q;
+    ctid_d  = ctid_q;
+    cpend_d = cpend_q;
+    cfull_d = cfull_q;
+    chk_d   = chk_q;
+    if (ctx_wr_en) begin
+      cv_d[ctx_wr_idx]    = ctx_wr_val.valid;
+      csrc_d[ctx_wr_idx]  = ctx_wr_val.src;
+      ctid_d[ctx_wr_idx]  = ctx_wr_val.tid;
+      // a context's writes count from the decision on (not from their AW)
+      cpend_d[ctx_wr_idx] = ctx_wr_val.pend + PendW'(pend_add_i);
+      cfull_d[ctx_wr_idx] = (ctx_wr_val.d.npkts != '0) &&
+                            (ctx_wr_val.d.cnt == ctx_wr_val.d.npkts);
+    end
+    if (b_ctx_i) begin
+      cpend_d[b_ctx_idx_i] = cpend_d[b_ctx_idx_i] - PendW'(1'b1);
+    end
+    if (reclaim_i) begin
+      cv_d[scan_idx_i]    = 1'b0;
+      cpend_d[scan_idx_i] = '0;
+      cfull_d[scan_idx_i] = 1'b0;
+    end
+    // a decided check is unmarked; a new control packet marks its context
+    if (ck_done_i) chk_d[ck_idx] = 1'b0;
+    if (take_i && desc_i.hdr.kind != WkData && !lk_dup) chk_d[lk_tgt] = 1'b1;
+    chk_d = (chk_d | chk_b) & ~(reclaim_i ? (RxContexts'(1) << scan_idx_i) : '0);
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      cv_q    <= '0;
+      csrc_q  <= '0;
+      ctid_q  <= '0;
+      cpend_q <= '0;
+      cfull_q <= '0;
+      chk_q   <= '0;
+    end else begin
+      cv_q    <= cv_d;
+      csrc_q  <= csrc_d;
+      ctid_q  <= ctid_d;
+      cpend_q <= cpend_d;
+      cfull_q <= cfull_d;
+      chk_q   <= chk_d;
+    end
+  end
+
+  assign busy_o = cv_q != '0;
+
+  // =======================================================================================
+  // Assertions
+  // =======================================================================================
+  // One context per key: whatever key the descriptor FIFO's head holds (a packet's key when
+  // one waits, any bits otherwise), at most one valid context matches it. Contexts are
+  // allocated only on a lookup that missed, so a second context of a key shows up here the
+  // next time that key is looked up (one check of the hit vector per cycle instead of a
+  // comparison of every pair of contexts).
+  `NI_ASSERT_ONEHOT0(OneContextPerKey, lk_match)
+  // recv_proc's side of the interface: one update a cycle, each on the word it read.
+  `NI_ASSERT_ONEHOT0(OneUpdate, {take_i, record_i, free_i})
+  `NI_ASSERT(TakeReadsItsContext, take_i -> lk_rdy && !lk_full_o && !lk_stale_o)
+  `NI_ASSERT(CheckReadsItsContext, ck_done_i -> ck_any && ck_rdy)
+  `NI_ASSERT(UpdateIsChecked, (record_i || free_i) -> ck_done_i)
+  // No ACK (free) of a context before its writes returned; a record only of a complete
+  // notify block, once.
+  `NI_ASSERT(FreeAfterLastB, free_i -> cpend_q[ck_idx] == '0 && !ck_wait_o)
+  `NI_ASSERT(RecordOnce, record_i -> !ck_wait_o && ck_record_o)
+  // Pending counts never wrap.
+  `NI_ASSERT(PendNoUnderflow, b_ctx_i -> cpend_q[b_ctx_idx_i] != '0)
+  `NI_ASSERT(PendNoOverflow, ctx_wr_en -> 32'(ctx_wr_val.pend) + 32'(pend_add_i) <
+                                          (32'd1 << PendW))
+  // The scanner frees only an idle context.
+  `NI_ASSERT(ReclaimOnlyIdle, reclaim_i -> scan_ok_o)
+
+`ifndef SYNTHESIS
+  // The RAM word a decision sees (read a cycle ahead, with forwarding) is the context's
+  // current word: a shadow copy in flops, updated by the same writes, agrees with it.
+  cdat_t shadow_q [RxContexts];
+  always_ff @(posedge clk_i) begin
+    if (ctx_wr_en) shadow_q[ctx_wr_idx] <= ctx_wr_val.d;
+  end
+  cdat_t shadow_rd;
+  assign shadow_rd = shadow_q[rd_idx_q];
+  `NI_ASSERT(CtxReadCurrent, cv_q[rd_idx_q] && fsm_idle_i -> cd == shadow_rd)
+`endif
+
+endmodule
+
+`default_nettype wire
