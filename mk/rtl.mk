@@ -51,3 +51,4 @@ $(BUILD)/gen/ni_node_ports.hpp: $(RTL_PKG) $(call rtl_file,ni_node) scripts/gen_
 	@echo "GEN      $@"
 	@mkdir -p $(@D)
 	$(Q)$(PYTHON) scripts/gen_pkg.py --ports ni_node $(RTL_PKG) $(call rtl_file,ni_node) -o $@
+	@touch $@  # gen_pkg.py keeps an unchanged file as it is: newer than its sources from now on

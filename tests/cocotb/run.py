@@ -37,6 +37,7 @@ ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
 BUILD = ROOT / "build" / "cocotb"
 PKG = ROOT / "rtl" / "common" / "ni_pkg.sv"
+INCLUDES = [ROOT / "rtl" / "common"]  # the assertion macros, ni_assert.svh
 
 # Toplevel -> (sources besides the RTL, test module). ni_node is the design itself (loopback
 # tests); ni_pair wraps two of it for the two-node tests. Each is built in build/cocotb/<top>.
@@ -47,8 +48,8 @@ TOPS = {
 
 
 def rtl_sources() -> list[Path]:
-    """The file list of mk/rtl.mk: the package first (it defines the assertion macros), then
-    every other rtl/*/*.sv sorted by path."""
+    """The file list of mk/rtl.mk: the package first, then every other rtl/*/*.sv sorted by
+    path (each includes rtl/common/ni_assert.svh: INCLUDES)."""
     return [PKG] + sorted(p for p in ROOT.glob("rtl/*/*.sv") if p != PKG)
 
 
@@ -67,6 +68,7 @@ def run_top(top: str, opt: int, seed: int, test_filter: str | None) -> tuple[int
     sim.build(
         sources=rtl_sources() + extra,
         hdl_toplevel=top,
+        includes=INCLUDES,
         build_dir=build_dir,
         # --assert: the RTL's assertions run, as in the project's other models. -latomic:
         # Verilator's run time asks for atomics clang does not inline (mk/config.mk).
