@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
 """Mutation testing of the verification environment: apply deliberate RTL bugs one at a time
-(in a scratch copy of the sources under build/mutants/NAME/), rebuild build/ni_sim there with
-the project's Makefile, and run
-the checks of set "mutants" of the test plan tests/testplan.json (random runs with the default,
-heavy and retransmission configs, full-NI runs on 2 nodes) and the directed scenarios in
-vectors/. Every mutant must be killed (some check fails).
+(in a scratch copy of the sources under build/mutants/NAME/), rebuild build/ni_sim and the
+units' own Catch2 testbenches (UNIT_TBS) there with the project's Makefile, and run the checks
+of set "mutants" of the test plan tests/testplan.json (random runs with the default, heavy and
+retransmission configs, full-NI runs on 2 nodes), the directed scenarios in vectors/, then the
+unit testbenches (directed cases the random runs may not reach, e.g. a stale seq at the
+receive unit). Every mutant must be killed (some check fails).
 
 Usage: mutants.py [-k NAME] [--list]
 Not part of CI (each mutant is a full build of ni_sim: a few minutes).
@@ -131,7 +132,8 @@ MUTANTS = [
      "(req_rx_data_i == {480'd0, ~i_crc_q});", "1'b1;",
      "a data packet is written without checking its pcrc"),
     ("recv-misrouted-accepted", "rtl/recv/recv_ingress.sv",
-     "assign qh_mine = qh.hdr.dst_addr[63:48] == node_id_i;", "assign qh_mine = 1'b1;",
+     "assign qh_mine = qh.hdr.dst_addr[63:48] == node_id_i;",
+     "assign qh_mine = (qh.hdr.dst_addr[63:48] == node_id_i) || 1'b1;",
      "a request for another node is accepted"),
     ("recv-stale-is-newer", "rtl/recv/recv_ctx_table.sv",
      "return (d != '0) && !d[SeqW-1];", "return (d != '0);",
@@ -169,6 +171,11 @@ def sh(argv, cwd=ROOT, log=None):
     return p.returncode, p.stdout
 
 
+# The units' own testbenches, run after ni_sim's checks (a Catch2 binary exits nonzero when a
+# test case fails).
+UNIT_TBS = ["build/tests/tb_send_unit", "build/tests/tb_recv_unit", "build/tests/tb_ni_node"]
+
+
 # What a mutant's scratch tree copies of the checkout: everything `make build/ni_sim` reads.
 TREE = ("Makefile", "mk", "rtl", "sim", "ref_model", "scripts", "bench", "tests", "vectors")
 
@@ -198,9 +205,11 @@ def build(name, file, old, new, log, srcdir):
     if text.count(old) != 1:
         raise RuntimeError(f"{name}: the text to mutate occurs {text.count(old)} times in {file}")
     (d / file).write_text(text.replace(old, new))
-    code, _ = sh(["make", "-s", "-j2", "--no-print-directory", "build/ni_sim"], cwd=d, log=log)
+    code, _ = sh(["make", "-s", "-j2", "--no-print-directory", "build/ni_sim"] + UNIT_TBS,
+                 cwd=d, log=log)
     binary = d / "build" / "ni_sim"
-    return binary if code == 0 and binary.exists() else None
+    ok = code == 0 and binary.exists() and all((d / t).exists() for t in UNIT_TBS)
+    return binary if ok else None
 
 
 class Crash(Exception):
@@ -224,6 +233,14 @@ def killed_by(binary, log):
         if code != 0:
             first = next((l for l in out.splitlines() if l.startswith("FAIL")), "")
             return f"vector {Path(v).name}", first
+    for t in UNIT_TBS:
+        tb = binary.parent.parent / t
+        code, out = sh([str(tb)], log=log)
+        if code < 0:
+            raise Crash(f"{Path(t).name}: signal {-code}")
+        if code != 0:
+            first = next((l for l in out.splitlines() if "FAILED" in l or "test cases:" in l), "")
+            return Path(t).name, first.strip()
     return None
 
 
