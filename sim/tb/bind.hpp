@@ -79,10 +79,9 @@ void bind_axi_mem_ar_r(V& m, AxiMemPorts& p) {
   p.rlast = &m.m_axi_rlast_i;
 }
 
-// The memory AXI4 master, m_axi_* (ICD 10), as the memory model's slave side.
+// The write channels (AW, W, B) of the memory AXI4 master m_axi_* (ICD 10).
 template <class V>
-AxiMemPorts bind_axi_mem(V& m) {
-  AxiMemPorts p;
+void bind_axi_mem_aw_w_b(V& m, AxiMemPorts& p) {
   p.awvalid = &m.m_axi_awvalid_o;
   p.awready = &m.m_axi_awready_i;
   p.awid = &m.m_axi_awid_o;
@@ -99,17 +98,45 @@ AxiMemPorts bind_axi_mem(V& m) {
   p.bready = &m.m_axi_bready_o;
   p.bid = &m.m_axi_bid_i;
   p.bresp = &m.m_axi_bresp_i;
+}
+
+// The memory AXI4 master, m_axi_* (ICD 10), as the memory model's slave side.
+template <class V>
+AxiMemPorts bind_axi_mem(V& m) {
+  AxiMemPorts p;
+  bind_axi_mem_aw_w_b(m, p);
   bind_axi_mem_ar_r(m, p);
   return p;
 }
 
-// Where the unused write channels of a read-only memory master are tied (AxiTie must outlive
-// the bundle): the memory model sees an idle AW/W and its B outputs land in `sink`.
+// Where the unused channels of a one-way memory master are tied (AxiTie must outlive
+// the bundle): the memory model sees idle requests and its outputs land in `sink`.
 struct AxiTie {
   uint8_t zero = 0, sink = 0;
   uint64_t zero64 = 0;
   uint32_t words[16] = {};
 };
+
+// The memory master of a top that only writes (recv_unit): AW/W/B by name, AR/R tied off.
+template <class V>
+AxiMemPorts bind_axi_mem_write(V& m, AxiTie& t) {
+  AxiMemPorts p{};
+  bind_axi_mem_aw_w_b(m, p);
+  p.arvalid = &t.zero;
+  p.arready = &t.sink;
+  p.arid = &t.zero;
+  p.araddr = &t.zero64;
+  p.arlen = &t.zero;
+  p.arsize = &t.zero;
+  p.arburst = &t.zero;
+  p.rvalid = &t.sink;
+  p.rready = &t.zero;
+  p.rid = &t.sink;
+  p.rdata = WideIn{t.words, 16};
+  p.rresp = &t.sink;
+  p.rlast = &t.sink;
+  return p;
+}
 
 // The memory master of a top that only reads (send_unit): AR/R by name, AW/W/B tied off.
 template <class V>

@@ -46,42 +46,6 @@ struct Options {
   uint64_t seed = 1;
 };
 
-// The memory master of a top that only writes (recv_unit): AW/W/B by name, AR/R tied off.
-template <class V>
-sim::AxiMemPorts bind_axi_mem_write(V& m, sim::AxiTie& t) {
-  sim::AxiMemPorts p{};
-  p.awvalid = &m.m_axi_awvalid_o;
-  p.awready = &m.m_axi_awready_i;
-  p.awid = &m.m_axi_awid_o;
-  p.awaddr = &m.m_axi_awaddr_o;
-  p.awlen = &m.m_axi_awlen_o;
-  p.awsize = &m.m_axi_awsize_o;
-  p.awburst = &m.m_axi_awburst_o;
-  p.wvalid = &m.m_axi_wvalid_o;
-  p.wready = &m.m_axi_wready_i;
-  p.wdata = sim::wide_out(m.m_axi_wdata_o);
-  p.wstrb = &m.m_axi_wstrb_o;
-  p.wlast = &m.m_axi_wlast_o;
-  p.bvalid = &m.m_axi_bvalid_i;
-  p.bready = &m.m_axi_bready_o;
-  p.bid = &m.m_axi_bid_i;
-  p.bresp = &m.m_axi_bresp_i;
-  p.arvalid = &t.zero;
-  p.arready = &t.sink;
-  p.arid = &t.zero;
-  p.araddr = &t.zero64;
-  p.arlen = &t.zero;
-  p.arsize = &t.zero;
-  p.arburst = &t.zero;
-  p.rvalid = &t.sink;
-  p.rready = &t.zero;
-  p.rid = &t.sink;
-  p.rdata = sim::WideIn{t.words, 16};
-  p.rresp = &t.sink;
-  p.rlast = &t.sink;
-  return p;
-}
-
 struct Rsp {  // a response the unit sent on rsp_tx, or forwarded to the engine
   WireKind kind;
   uint16_t tid, seq, to;
@@ -102,7 +66,7 @@ class Bench : public sim::Component {
         rng_(o.seed),
         dut_(ctx_, "recv_unit"),
         m_(dut_.model()),
-        mem_(bind_axi_mem_write(m_, tie_), rng_, o.mem, kNode, bus_),
+        mem_(sim::bind_axi_mem_write(m_, tie_), rng_, o.mem, kNode, bus_),
         rx_mon_(rx_ports(), bus_),
         rsp_mon_(rsp_ports(), bus_),
         chk_(rx_mon_, kNode, kContexts, o.rx_idle),
@@ -229,7 +193,7 @@ class Bench : public sim::Component {
  private:
   sim::RxMonitor::Ports rx_ports() {
     sim::RxMonitor::Ports p{};
-    p.mem = bind_axi_mem_write(m_, tie_);
+    p.mem = sim::bind_axi_mem_write(m_, tie_);
     p.req_rx = {&m_.req_rx_valid_i, &m_.req_rx_ready_o, sim::wide_in(m_.req_rx_data_i),
                 &m_.req_rx_last_i};
     p.rsp_rx = {&m_.rsp_rx_valid_i, &m_.rsp_rx_ready_o, sim::wide_in(m_.rsp_rx_data_i), nullptr};
