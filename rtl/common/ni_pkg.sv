@@ -43,6 +43,12 @@ package ni_pkg;
   // receive contexts reclaimed idle.
   localparam int unsigned NodeStatBase = 16;
   localparam int unsigned NumNodeStats = 11;
+  // ... and the engine's read-channel allocator counters 27-29 (ICD 16): requests dropped for
+  // lack of a read channel, re-issued requests matched to a busy channel, requests served.
+  localparam int unsigned RdStatBase  = 27;
+  localparam int unsigned NumRdStats  = 3;
+  localparam int unsigned RdChPerPage = ChPerPage - WrChPerPage;  // 64 read channels a page
+  localparam int unsigned NumRch      = NumPages * RdChPerPage;    // 1024
 
   typedef logic [XferW-1:0] xfer_t;
   typedef logic [WchW-1:0]  wch_t;
@@ -93,7 +99,8 @@ package ni_pkg;
   // Control word w3 (and w7: only `last` is meaningful there).
   typedef struct packed {
     logic        last;     // 63
-    logic [22:0] rsvd;     // 62:40
+    logic [21:0] rsvd;     // 62:41
+    logic        read;     // 40: RDMA Read (ICD 16)
     logic        is_long;  // 39
     logic        notify;   // 38
     kind_e       kind;     // 37:36
@@ -138,6 +145,7 @@ package ni_pkg;
   // ---------------------------------------------------------------------------------------
   localparam logic [3:0] PktKindInline = 4'd0;
   localparam logic [3:0] PktKindCtrl   = 4'd1;
+  localparam logic [3:0] PktKindRead   = 4'd2;  // read request (ICD 16)
 
   typedef struct packed {
     logic [63:0] dst_addr;  // 127:64
@@ -158,6 +166,18 @@ package ni_pkg;
     logic [63:0] notify_tag;    // 127:64
     logic [63:0] notify_addr;   // 63:0
   } ctrl_payload_t;
+
+  // Payload of a read-request packet (ICD 16), also the short payload of a READ_REQ head beat.
+  typedef struct packed {
+    logic [24:0] rsvd;         // 255:231
+    logic        last;         // 230: last block of the read transfer
+    logic [3:0]  prio;         // 229:226
+    kind_e       kind;         // 225:224
+    logic [31:0] bytes;        // 223:192: the block's bytes (1..65536)
+    logic [63:0] notify_tag;   // 191:128
+    logic [63:0] notify_addr;  // 127:64
+    logic [63:0] local_dst;    // 63:0: [63:48] the issuer's node id
+  } rreq_payload_t;
 
   // Header and payload: what the packet queue stores. The footer is added at its output.
   typedef struct packed {
@@ -191,7 +211,8 @@ package ni_pkg;
     WkCtrl   = 4'd1,
     WkData   = 4'd2,
     WkAck    = 4'd3,
-    WkNack   = 4'd4
+    WkNack   = 4'd4,
+    WkReadReq = 4'd5
   } wire_kind_e;
 
   // Header of a head beat (ICD 11), bits 127:0.
@@ -333,17 +354,23 @@ package ni_pkg;
   // port unconnected and removes the logic that drives it.
   // ---------------------------------------------------------------------------------------
   typedef struct packed {
+    logic                 rd_tt_we;      // the read-channel allocator writes the Transfer Table
+    logic [5:0]           rd_ch;         // ... its decision: read channel - 64
+    logic [1:0]           rd_action;     // ... 0 serve, 1 drop (no channel), 2 re-issue matched
+    logic                 rd_dec;        // ... decides on a read request this cycle
+    logic                 rd_enq_req;    // the allocator requests an enqueue (source 3)
     logic                 s2_retx;       // stage 2's node is a re-issue request
     logic                 retx_pop;      // stage 1 takes a re-issue request (no dequeue)
     logic                 tmo;           // the timeout FSM offers a timeout event to M0
-    logic                 axi_starving;  // the AXI slave's enqueue was refused AxiMaxWait times
+    logic                 axi_starving;  // the AXI slave's or allocator's enqueue was refused
+                                         // AxiMaxWait times
     logic                 axi_enq_req;   // the AXI slave requests an enqueue
     xfer_t                s2_node;       // node held by segmenter stage 2
     logic                 s2_hold;       // stage 2 holds a node and does not fire
     logic                 s2_fire;       // stage 2 completes its node
     xfer_t                enq_node;      // the granted enqueue: node, queue, source
     qid_t                 enq_qid;
-    logic [1:0]           enq_src;       // 0 Message Handler, 1 segmenter, 2 AXI slave
+    logic [1:0]           enq_src;       // 0 Message Handler, 1 segmenter, 2 AXI slave, 3 allocator
     logic                 enq;
     logic                 deq_first;     // stage 1's dequeue: first flag, node, queue
     xfer_t                deq_node;
@@ -357,6 +384,13 @@ package ni_pkg;
   endfunction
 
   // Intra-priority level of a 4-bit priority with `intra_prios` levels (1,2,4,8 or 16).
+  // 14-bit serial-number arithmetic (ICD 13, 16): b is newer than a.
+  function automatic logic seq_is_newer(seq_t b, seq_t a);
+    seq_t d;
+    d = b - a;
+    return (d != '0) && !d[SeqW-1];
+  endfunction
+
   function automatic logic [3:0] prio_level(logic [3:0] prio, int unsigned intra_prios);
     unique case (intra_prios)
       1:       return 4'd0;

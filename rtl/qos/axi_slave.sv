@@ -252,6 +252,7 @@ module axi_slave
   logic        line_reject;
   logic        kind_inline;
   logic [48:0] dst_end;
+  logic [48:0] src_end;   // a read's remote source range (ICD 16)
   seg_info_t   seg_info;
   line_t       tt_line_data;
   qid_t        new_qid;
@@ -261,6 +262,7 @@ module axi_slave
   assign is_line1    = beat_ch[0] && pend_valid_q[set] && pend_page_q[set] == beat_page &&
                        pend_ch_q[set] == {beat_ch[ChW-1:1], 1'b0};
   assign dst_end     = {1'b0, merged[1][47:0]} + {17'd0, ctrl.size};
+  assign src_end     = {1'b0, merged[0][47:0]} + {17'd0, ctrl.size};
   assign lk_wch_o    = {beat_page, beat_ch[5:0]};
   assign new_qid     = queue_of(ctrl.kind, ctrl.prio, 1'b0, IntraPrios);
 
@@ -283,7 +285,9 @@ module axi_slave
                     (ctrl.is_long && beat_ch[0]) ||                               // R7
                     (ctrl.is_long == ctrl.last) ||                                // R8
                     (dst_end[48] && (dst_end[47:0] != '0)) ||                     // R9
-                    (ctrl.rsvd != '0) || (!kind_inline && merged[2] != '0);       // R10
+                    (ctrl.rsvd != '0) || (!kind_inline && merged[2] != '0) ||     // R10
+                    (ctrl.read && (kind_inline ||                                 // R11
+                                   (src_end[48] && (src_end[47:0] != '0))));
     end
   end
 

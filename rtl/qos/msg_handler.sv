@@ -78,7 +78,8 @@ module msg_handler
   output fid_t               fid_push_id_o,
   // status registers
   output logic               finish_o,
-  output wch_t               finish_wch_o,
+  output wch_t               finish_wch_o,  // {page, channel[5:0]}
+  output logic               finish_rd_o,   // ... of a read channel (channel bit 6, ICD 16)
   output logic               finish_err_o,
   // statistics
   output logic               stat_ack_o,
@@ -267,12 +268,13 @@ module msg_handler
     end
   end
 
-  // The seq was checked in M1; write channels have channel bit 6 clear.
+  // The seq was checked in M1.
   logic unused_m2;
-  assign unused_m2 = ^{m2_e_q.seq, m2_e_q.blk, fin_xfer[6]};
+  assign unused_m2 = ^{m2_e_q.seq, m2_e_q.blk};
 
   assign finish_o      = m2_fin_q || fin_rsp;
   assign finish_wch_o  = {fin_xfer[XferW-1:ChW], fin_xfer[5:0]};
+  assign finish_rd_o   = fin_xfer[6];
   assign finish_err_o  = fin_err;
   assign fid1_push_o   = finish_o && (fin_kind == Kind1x);
   assign fid4_push_o   = finish_o && (fin_kind == Kind4x);

@@ -67,6 +67,15 @@ module qos_engine
   input  logic                rsp_valid_i,
   output logic                rsp_ready_o,
   input  rsp_t                rsp_i,
+  // Remote read requests (READ_REQ head beats from the receive unit) and the deferred
+  // responses to them (ICD 16). Tie rreq_valid_i to 0 in qos_engine alone.
+  input  logic                rreq_valid_i,
+  output logic                rreq_ready_o,
+  input  wire_head_t          rreq_i,
+  output logic                drsp_valid_o,
+  input  logic                drsp_ready_i,
+  output rsp_t                drsp_o,
+  output node_t               drsp_node_o,
   output logic                init_done_o,
   // ni_node only (NodeRegs): the node id read as control word 3, events of counters 16-26
   // (bit i counts counter 16 + i), control word 2 (RxIdle). Tie to 0 in qos_engine alone.
@@ -190,7 +199,7 @@ module qos_engine
 
   // =======================================================================================
   // Scheduling queues (thesis 3.7): sources 0 ACK handler, 1 segmenter, 2 AXI slave,
-  // 3 remote read requests (not implemented, tied off)
+  // 3 read-channel allocator (remote read requests, ICD 16)
   // =======================================================================================
   logic [3:0]         enq_valid, enq_ready;
   logic [3:0][QW-1:0] enq_qid;
@@ -202,18 +211,18 @@ module qos_engine
   xfer_t              deq_node;
   logic               deq_first;
 
-  logic  mh_enq_valid, seg_enq_valid, axi_enq_valid;
-  qid_t  mh_enq_qid, seg_enq_qid, axi_enq_qid;
-  xfer_t mh_enq_node, seg_enq_node, axi_enq_node;
+  logic  mh_enq_valid, seg_enq_valid, axi_enq_valid, rd_enq_valid;
+  qid_t  mh_enq_qid, seg_enq_qid, axi_enq_qid, rd_enq_qid;
+  xfer_t mh_enq_node, seg_enq_node, axi_enq_node, rd_enq_node;
 
-  assign enq_valid = {1'b0, axi_enq_valid, seg_enq_valid, mh_enq_valid};
-  assign enq_qid   = {QW'(0), QW'(axi_enq_qid), QW'(seg_enq_qid), QW'(mh_enq_qid)};
-  assign enq_node  = {xfer_t'(0), axi_enq_node, seg_enq_node, mh_enq_node};
-  assign enq_first = 4'b0100;  // only the AXI slave enqueues transfers that are new
+  assign enq_valid = {rd_enq_valid, axi_enq_valid, seg_enq_valid, mh_enq_valid};
+  assign enq_qid   = {QW'(rd_enq_qid), QW'(axi_enq_qid), QW'(seg_enq_qid), QW'(mh_enq_qid)};
+  assign enq_node  = {rd_enq_node, axi_enq_node, seg_enq_node, mh_enq_node};
+  assign enq_first = 4'b1100;  // the AXI slave and the allocator enqueue new transfers
 
-  // Source 3 is tied off; queue ids are qid_t wide, the queues use the bits they need.
+  // Queue ids are qid_t wide, the queues use the bits they need.
   logic unused_enq;
-  assign unused_enq = ^{enq_ready[3], mh_enq_qid, seg_enq_qid, axi_enq_qid};
+  assign unused_enq = ^{mh_enq_qid, seg_enq_qid, axi_enq_qid, rd_enq_qid};
 
   // Enqueue priority (thesis 3.7): ACK handler > segmenter > AXI slave, with a bounded wait
   // for the AXI slave. The thesis accepts "an infrequent, worst case 2-clock-cycle delay" of
@@ -221,14 +230,17 @@ module qos_engine
   // cycle the AXI slave could otherwise wait for a long time. When its enqueue has been
   // refused AxiMaxWait cycles in a row, the segmenter holds back its next re-enqueue (the
   // handler keeps its top priority: it never stalls and enqueues at most once per response).
+  // The read-channel allocator's enqueue (source 3, below the AXI slave) counts the same way.
   localparam int unsigned AxiMaxWait = 2;
   logic [1:0] axi_wait_q, axi_wait_d;
-  logic       axi_starving;
+  logic       axi_starving, low_refused;
+
+  assign low_refused = (axi_enq_valid && !enq_ready[2]) || (rd_enq_valid && !enq_ready[3]);
 
   always_comb begin
     axi_wait_d = '0;
-    if (axi_enq_valid && !enq_ready[2] && axi_wait_q != 2'd3) axi_wait_d = axi_wait_q + 2'd1;
-    else if (axi_enq_valid && !enq_ready[2])                  axi_wait_d = axi_wait_q;
+    if (low_refused && axi_wait_q != 2'd3) axi_wait_d = axi_wait_q + 2'd1;
+    else if (low_refused)                  axi_wait_d = axi_wait_q;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -260,13 +272,18 @@ module qos_engine
   // =======================================================================================
   // Tables
   // =======================================================================================
-  // Transfer Table (thesis 3.1): 2048 x 256 in an even and an odd bank
-  logic          tt_we;
-  xfer_t         tt_line;
-  line_t         tt_wdata;
+  // Transfer Table (thesis 3.1): 2048 x 256 in an even and an odd bank. Port 0 writes the
+  // AXI slave's descriptor lines, and the read-channel allocator's in cycles it leaves free.
+  logic          tt_we, axi_tt_we, rd_tt_we;
+  xfer_t         tt_line, axi_tt_line, rd_tt_line;
+  line_t         tt_wdata, axi_tt_wdata, rd_tt_wdata;
   logic          tt_re;
   logic [XferW-2:0] tt_row;
   line_t         tt_even, tt_odd;
+
+  assign tt_we    = axi_tt_we || rd_tt_we;
+  assign tt_line  = axi_tt_we ? axi_tt_line : rd_tt_line;
+  assign tt_wdata = axi_tt_we ? axi_tt_wdata : rd_tt_wdata;
 
   dp_ram #(
     .Depth(NumXfers / 2),
@@ -292,6 +309,24 @@ module qos_engine
     .re_i   (tt_re),
     .raddr_i(tt_row),
     .rdata_o(tt_odd)
+  );
+
+  // The read channels' notification address and tag (ICD 16), read with the Transfer Table
+  logic            rdn_we;
+  logic [WchW-1:0] rdn_waddr, rdn_raddr;
+  logic [127:0]    rdn_wdata, rdn_rdata;
+
+  dp_ram #(
+    .Depth(NumRch),
+    .Width(128)
+  ) u_rd_notify (
+    .clk_i  (clk_i),
+    .we_i   (rdn_we),
+    .waddr_i(rdn_waddr),
+    .wdata_i(rdn_wdata),
+    .re_i   (tt_re),
+    .raddr_i(rdn_raddr),
+    .rdata_o(rdn_rdata)
   );
 
   // Transfer metadata (thesis 3.2), split by writer (docs/design.md section 7)
@@ -393,7 +428,7 @@ module qos_engine
   status_e          rd_single_code;
   logic [PageW-1:0] rd_multi_page;
   logic [63:0]      rd_multi_val;
-  logic             finish, finish_err;
+  logic             finish, finish_err, finish_rd, finish_wr;
   wch_t             finish_wch;
   status_e [NumWch-1:0]   status_all;
 
@@ -413,7 +448,7 @@ module qos_engine
     .rd_multi_page_i    (rd_multi_page),
     .rd_multi_half_i    (rd_multi_half),
     .rd_multi_o         (rd_multi_val),
-    .finish_i           (finish),
+    .finish_i           (finish_wr),
     .finish_wch_i       (finish_wch),
     .finish_err_i       (finish_err),
     .status_o           (status_all)
@@ -440,19 +475,22 @@ module qos_engine
                      st_slverr,                    //  1 descriptor writes rejected
                      st_live};                     //  0 descriptors accepted
 
+  logic st_rd_nochan, st_rd_dup, st_rd_serve;
+
   if (NodeRegs) begin : gen_node_stats
     stat_counters #(
-      .NumCnt(NodeStatBase + NumNodeStats)
+      .NumCnt(RdStatBase + NumRdStats)
     ) u_stats (
       .clk_i   (clk_i),
       .rst_ni  (rst_ni),
-      .inc_i   ({node_stat_inc_i, (NodeStatBase - NumStats)'(0), stat_inc}),
+      .inc_i   ({st_rd_serve, st_rd_dup, st_rd_nochan,  // 29, 28, 27
+                 node_stat_inc_i, (NodeStatBase - NumStats)'(0), stat_inc}),
       .rd_idx_i(stat_idx),
       .rd_val_o(stat_val)
     );
   end else begin : gen_engine_stats
     logic unused_node_in;
-    assign unused_node_in = ^{node_stat_inc_i, node_id_i};
+    assign unused_node_in = ^{node_stat_inc_i, st_rd_nochan, st_rd_dup, st_rd_serve};
     stat_counters #(
       .NumCnt(NumStats)
     ) u_stats (
@@ -510,9 +548,9 @@ module qos_engine
     .s_axi_rlast_o      (s_axi_rlast_o),
     .s_axi_rvalid_o     (s_axi_rvalid_o),
     .s_axi_rready_i     (s_axi_rready_i),
-    .tt_we_o            (tt_we),
-    .tt_line_o          (tt_line),
-    .tt_wdata_o         (tt_wdata),
+    .tt_we_o            (axi_tt_we),
+    .tt_line_o          (axi_tt_line),
+    .tt_wdata_o         (axi_tt_wdata),
     .enq_valid_o        (axi_enq_valid),
     .enq_ready_i        (enq_ready[2]),
     .enq_qid_o          (axi_enq_qid),
@@ -570,7 +608,8 @@ module qos_engine
     .ptt_we_left_i(ptt_we_left),
     .blk_hs_i     (blk_valid_o && blk_ready_i),
     .blk_tid_i    (blk_tid_o),
-    .pkt_hs_i     (pkt_valid_o && pkt_ready_i && pkt_out_kind == PktKindInline),
+    .pkt_hs_i     (pkt_valid_o && pkt_ready_i &&
+                   (pkt_out_kind == PktKindInline || pkt_out_kind == PktKindRead)),
     .pkt_tid_i    (pkt_out_tid),
     .tmo_valid_o  (tmo_valid),
     .tmo_tid_o    (tmo_tid),
@@ -613,6 +652,7 @@ module qos_engine
   ) u_seg (
     .clk_i           (clk_i),
     .rst_ni          (rst_ni),
+    .node_id_i       (NodeRegs ? node_id_i : node_t'(0)),
     .q_nonempty_i    (q_nonempty),
     .deq_o           (deq),
     .deq_qid_o       (deq_qid),
@@ -626,6 +666,8 @@ module qos_engine
     .tt_row_o        (tt_row),
     .tt_even_i       (tt_even),
     .tt_odd_i        (tt_odd),
+    .rdn_raddr_o     (rdn_raddr),
+    .rdn_i           (rdn_rdata),
     .segmd_re_o      (segmd_re),
     .segmd_raddr_o   (segmd_raddr),
     .segmd_rdata_i   (segmd_rdata),
@@ -769,6 +811,7 @@ module qos_engine
     .fid_push_id_o   (mh_fid_id),
     .finish_o        (finish),
     .finish_wch_o    (finish_wch),
+    .finish_rd_o     (finish_rd),
     .finish_err_o    (finish_err),
     .stat_ack_o      (st_ack),
     .stat_nack_o     (st_nack),
@@ -776,6 +819,50 @@ module qos_engine
     .stat_done_o     (st_done),
     .stat_error_o    (st_error),
     .stat_tmo_o      (st_tmo)
+  );
+
+  // =======================================================================================
+  // Read-channel allocator (ICD 16): remote read requests into read channels, their
+  // deferred responses
+  // =======================================================================================
+  logic       rd_dec;
+  logic [1:0] rd_action;
+  logic [5:0] rd_ch;
+
+  assign finish_wr = finish && !finish_rd;
+
+  read_alloc #(
+    .IntraPrios(IntraPrios)
+  ) u_read_alloc (
+    .clk_i        (clk_i),
+    .rst_ni       (rst_ni),
+    .rreq_valid_i (rreq_valid_i),
+    .rreq_ready_o (rreq_ready_o),
+    .rreq_i       (rreq_i),
+    .tt_busy_i    (axi_tt_we),
+    .tt_we_o      (rd_tt_we),
+    .tt_line_o    (rd_tt_line),
+    .tt_wdata_o   (rd_tt_wdata),
+    .rdn_we_o     (rdn_we),
+    .rdn_waddr_o  (rdn_waddr),
+    .rdn_wdata_o  (rdn_wdata),
+    .enq_valid_o  (rd_enq_valid),
+    .enq_ready_i  (enq_ready[3]),
+    .enq_qid_o    (rd_enq_qid),
+    .enq_node_o   (rd_enq_node),
+    .fin_i        (finish && finish_rd),
+    .fin_rch_i    (finish_wch),
+    .fin_err_i    (finish_err),
+    .drsp_valid_o (drsp_valid_o),
+    .drsp_ready_i (drsp_ready_i),
+    .drsp_o       (drsp_o),
+    .drsp_node_o  (drsp_node_o),
+    .stat_nochan_o(st_rd_nochan),
+    .stat_dup_o   (st_rd_dup),
+    .stat_serve_o (st_rd_serve),
+    .dec_o        (rd_dec),
+    .dec_action_o (rd_action),
+    .dec_ch_o     (rd_ch)
   );
 
   // =======================================================================================
@@ -792,7 +879,7 @@ module qos_engine
     trc_enq_src  = 2'd0;
     trc_enq_qid  = '0;
     trc_enq_node = '0;
-    for (int unsigned i = 0; i < 3; i++) begin
+    for (int unsigned i = 0; i < 4; i++) begin
       if (enq_valid[i] && enq_ready[i]) begin
         trc_enq      = 1'b1;
         trc_enq_src  = 2'(i);
@@ -821,6 +908,11 @@ module qos_engine
     trace_o.tmo          = tmo_valid;
     trace_o.retx_pop     = trc_retx_pop;
     trace_o.s2_retx      = trc_s2_retx;
+    trace_o.rd_enq_req   = rd_enq_valid;
+    trace_o.rd_dec       = rd_dec;
+    trace_o.rd_action    = rd_action;
+    trace_o.rd_ch        = rd_ch;
+    trace_o.rd_tt_we     = rd_tt_we;
   end
 
   // =======================================================================================

@@ -27,6 +27,8 @@ module transfer_segmenter
 ) (
   input  logic                 clk_i,
   input  logic                 rst_ni,
+  // this node's id (ICD 16: the local destination of a read request; 0 in qos_engine alone)
+  input  node_t                node_id_i,
   // scheduling queues: dequeue side and the segmenter's enqueue source
   input  logic [NumQueues-1:0] q_nonempty_i,
   output logic                 deq_o,
@@ -50,6 +52,10 @@ module transfer_segmenter
   output logic [XferW-2:0]     tt_row_o,
   input  line_t                tt_even_i,
   input  line_t                tt_odd_i,
+  // notification address and tag of the read channels' transfers (ICD 16; read with the
+  // Transfer Table at the read channel's index {page, channel[5:0]})
+  output logic [WchW-1:0]      rdn_raddr_o,
+  input  logic [127:0]         rdn_i,
   // segmenter metadata
   output logic                 segmd_re_o,
   output xfer_t                segmd_raddr_o,
@@ -189,6 +195,7 @@ module transfer_segmenter
   assign s1_node       = rq_valid_i ? rq_i.e.xfer : deq_node_i;
   assign tt_re_o       = deq_o || retx_pop;
   assign tt_row_o      = s1_node[XferW-1:1];
+  assign rdn_raddr_o   = {s1_node[XferW-1:ChW], s1_node[5:0]};
   assign segmd_re_o    = deq_o || retx_pop;
   assign segmd_raddr_o = s1_node;
   assign ackmd_re_o    = deq_o;
@@ -217,6 +224,7 @@ module transfer_segmenter
   seg_info_t   si;
   seg_md_t     md;
   logic        k_inline, k_cm;
+  logic        k_read;      // a read transfer (ICD 16): its blocks leave as read requests
   cnt_t        total, k, res_base, inflight;
   logic        err_base, err;
   logic        is_ctrl, is_last;
@@ -224,7 +232,9 @@ module transfer_segmenter
   logic [PageW-1:0] page;
 
   assign line0    = s2_node_q[0] ? tt_odd_i : tt_even_i;
-  assign line1    = tt_odd_i;
+  // A long descriptor's line 1 is the odd line of its row; a read channel's transfer (written
+  // by the read-channel allocator, ICD 16) keeps its notification beside the table.
+  assign line1    = s2_node_q[6] ? {128'd0, rdn_i} : tt_odd_i;
   assign w0       = line0[63:0];
   assign w1       = line0[127:64];
   assign w2       = line0[191:128];
@@ -236,7 +246,8 @@ module transfer_segmenter
   // Line 1 holds w4..w7: only w4/w5 matter here (w6 is reserved, w7 only carries `last`).
   // The control word's reserved/last/long bits were checked by the AXI slave.
   logic unused_desc;
-  assign unused_desc = ^{line1[255:128], ctrl.last, ctrl.rsvd, ctrl.is_long, si.rsvd};
+  assign unused_desc = ^{line1[255:128], ctrl.last, ctrl.rsvd, ctrl.is_long, si.rsvd,
+                         rd_dst[63:48]};
   // Stage 2's metadata write of the previous cycle (a re-issue and its transfer's own node
   // can follow each other through stage 2).
   logic    segw_we_q;
@@ -248,6 +259,7 @@ module transfer_segmenter
   assign page     = s2_node_q[XferW-1:ChW];
   assign k_inline = (ctrl.kind == KindInline);
   assign k_cm     = (ctrl.kind == Kind1x) || (ctrl.kind == Kind4x);
+  assign k_read   = !k_inline && ctrl.read;
   assign total    = k_inline ? cnt_t'(1) : si.total;
   assign k        = s2_retx_q ? s2_rq_q.e.blk : (s2_first_q ? '0 : md.issued);
   assign res_base = s2_first_q ? ack_eff.resolved : md.res_base;
@@ -326,11 +338,13 @@ module transfer_segmenter
   assign act_err     = !s2_retx_q && !is_ctrl && err;
   assign act_issue   = !s2_retx_q && !is_ctrl && !err && !tid_busy;
   assign iss         = act_issue || rx_live;
-  assign mem_notify  = !k_inline && ctrl.notify;
+  // A read's notification is written by the responder's transfer (ICD 16): no control packet.
+  assign mem_notify  = !k_inline && !k_read && ctrl.notify;
   assign direct_ctrl = act_issue && !k_inline && is_last && mem_notify && (inflight == '0);
   assign retx_ctrl   = rx_live && !k_inline && is_last && mem_notify && md.ctrl_sent;
-  assign need_pkt    = (act_ctrl && !err) || (iss && k_inline) || direct_ctrl || retx_ctrl;
-  assign need_blk    = iss && !k_inline;
+  assign need_pkt    = (act_ctrl && !err) || (iss && (k_inline || k_read)) || direct_ctrl ||
+                       retx_ctrl;
+  assign need_blk    = iss && !k_inline && !k_read;
   assign need_fin    = (act_ctrl || act_err) && (inflight == '0);
   assign need_enq    = act_issue && !k_inline && !is_last &&
                        (32'(inflight) + 1 < MaxOutstanding);
@@ -436,11 +450,32 @@ module transfer_segmenter
   assign fin_data_o.fid  = md.fid;
 
   // ---- packets -----------------------------------------------------------------------------
+  // Block k of a read (ICD 5 and 16): its remote source address, local destination and
+  // bytes, as stage 3 computes them for a block descriptor.
+  logic [63:0] rd_src, rd_dst;
+  logic [31:0] rd_bytes;
+
+  always_comb begin
+    logic [63:0] offset;
+    offset   = '0;
+    rd_src   = w0;
+    rd_dst   = w1;
+    rd_bytes = {15'd0, 1'b0, si.first_len_m1} + 32'd1;
+    if (k != '0) begin
+      offset   = {30'd0, k - cnt_t'(1), 16'd0} + {47'd0, 1'b0, si.first_len_m1} + 64'd1;
+      rd_src   = w0 + offset;
+      rd_dst   = {w1[63:48], w1[47:16] + {14'd0, k}, 16'd0};
+      rd_bytes = is_last ? ({16'd0, si.last_len_m1} + 32'd1) : 32'(BlockBytes);
+    end
+  end
+
   always_comb begin
     logic [255:0]  raw;
     ctrl_payload_t cp;
+    rreq_payload_t rp;
     raw                     = '0;
     cp                      = '0;
+    rp                      = '0;
     pkt_body_o              = '0;
     pkt_body_o.hdr.pd       = page;
     pkt_body_o.hdr.xfer_id  = s2_node_q;
@@ -456,6 +491,21 @@ module transfer_segmenter
       pkt_body_o.hdr.len    = ctrl.size[5:0];
       pkt_body_o.hdr.notify = ctrl.notify;
       pkt_body_o.payload    = raw;
+    end else if (iss && k_read) begin
+      rp.local_dst          = {node_id_i, rd_dst[47:0]};  // (w1[63:48] is ignored, ICD 16)
+      rp.notify_addr        = (ctrl.notify && is_last) ? w4 : '0;
+      rp.notify_tag         = (ctrl.notify && is_last) ? w5 : '0;
+      rp.bytes              = rd_bytes;
+      rp.kind               = ctrl.kind;
+      rp.prio               = ctrl.prio;
+      rp.last               = is_last;
+      pkt_body_o.hdr.kind   = PktKindRead;
+      pkt_body_o.hdr.tid    = blk_tid;
+      pkt_body_o.hdr.seq    = seq_cur;
+      pkt_body_o.hdr.len    = 6'd32;
+      pkt_body_o.hdr.notify = ctrl.notify && is_last;
+      pkt_body_o.hdr.dst_addr = rd_src;
+      pkt_body_o.payload    = rp;
     end else begin
       cp.notify_addr        = w4;
       cp.notify_tag         = w5;
@@ -473,8 +523,8 @@ module transfer_segmenter
   assign stat_inline_o = s2_fire && act_issue && k_inline;
   // Counters 2-4 count first emissions; a re-issue (with its repeated control packet) counts
   // in counter 8.
-  assign stat_ctrl_o   = s2_fire && need_pkt && !(iss && k_inline) && !retx_ctrl;
-  assign stat_blk_o    = s2_fire && need_blk && !s2_retx_q;
+  assign stat_ctrl_o   = s2_fire && need_pkt && !(iss && (k_inline || k_read)) && !retx_ctrl;
+  assign stat_blk_o    = s2_fire && iss && !k_inline && !s2_retx_q;  // blocks and read requests
   assign stat_retx_o   = s2_fire && rx_live;
 
   // ---- block descriptor --------------------------------------------------------------------

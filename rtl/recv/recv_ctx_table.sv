@@ -96,13 +96,6 @@ module recv_ctx_table
   logic  [RxContexts-1:0]            cfull_q, cfull_d;  // npkts known and every slot set
   logic  [RxContexts-1:0]            chk_q, chk_d;      // to be checked for completion
 
-  // 14-bit serial-number arithmetic: b is newer than a.
-  function automatic logic seq_newer(seq_t b, seq_t a);
-    seq_t d;
-    d = b - a;
-    return (d != '0) && !d[SeqW-1];
-  endfunction
-
   // =======================================================================================
   // Lookup of the head descriptor's key, and the lowest marked context
   // =======================================================================================
@@ -216,7 +209,7 @@ module recv_ctx_table
   assign lk_c     = '{valid: cv_q[lk_idx], src: csrc_q[lk_idx], tid: ctid_q[lk_idx],
                       pend: cpend_q[lk_idx], d: cd};
   assign lk_same  = lk_hit && (desc_i.hdr.seq == lk_c.d.seq);
-  assign lk_newer = lk_hit && seq_newer(desc_i.hdr.seq, lk_c.d.seq);
+  assign lk_newer = lk_hit && seq_is_newer(desc_i.hdr.seq, lk_c.d.seq);
   assign lk_alloc = !lk_hit && lk_free_any;
   assign lk_slot  = desc_i.hdr.dst_addr[15:10];
   assign lk_tgt   = lk_alloc ? lk_free : lk_idx;

@@ -36,6 +36,11 @@ module recv_ingress
   output logic         line_valid_o,
   output logic [511:0] line_o,
   input  logic         line_pop_i,
+  // read requests (READ_REQ head beats) to the engine's read-channel allocator (ICD 16),
+  // apart from the descriptor FIFO: they never wait behind writes
+  output logic         rreq_valid_o,
+  input  logic         rreq_ready_i,
+  output wire_head_t   rreq_o,
   // statistics events (ICD 8)
   output logic         stat_rx_o,        // 17: a packet arrived
   output logic         stat_hcrc_o,      // 18: dropped, bad hcrc
@@ -78,6 +83,8 @@ module recv_ingress
   logic         desc_push, desc_full, desc_empty;
   recv_desc_t   desc_in;
   logic [$clog2(DescDepth + 1)-1:0] unused_desc_cnt;
+  logic         rreq_push, rreq_full, rreq_empty;
+  logic [1:0]   unused_rreq_cnt;
 
   assign qh      = wire_head_t'(req_rx_data_i);
   assign qh_mine = qh.hdr.dst_addr[63:48] == node_id_i;
@@ -107,7 +114,7 @@ module recv_ingress
 
   always_comb begin
     unique case (ist_q)
-      IHead:   req_rx_ready_o = !desc_full;
+      IHead:   req_rx_ready_o = !desc_full && !rreq_full;
       IBody:   req_rx_ready_o = i_tail ? !desc_full : !line_full;
       IDrop:   req_rx_ready_o = 1'b1;
       default: req_rx_ready_o = 1'b0;
@@ -125,6 +132,7 @@ module recv_ingress
     i_crc_step      = 1'b0;
     line_push       = 1'b0;
     desc_push       = 1'b0;
+    rreq_push       = 1'b0;
     desc_in         = '0;
     stat_rx_o       = 1'b0;
     stat_hcrc_o     = 1'b0;
@@ -141,9 +149,12 @@ module recv_ingress
             stat_hcrc_o = 1'b1;                     // cannot name a sender: dropped
             if (!req_rx_last_i) ist_d = IDrop;
           end else if (!qh_mine || qh.hdr.kind == WkAck || qh.hdr.kind == WkNack ||
-                       qh.hdr.kind > WkNack) begin
+                       qh.hdr.kind > WkReadReq ||
+                       (qh.hdr.kind == WkReadReq && !req_rx_last_i)) begin
             stat_misroute_o = 1'b1;                 // not for this node, or not a request
-            if (!req_rx_last_i) ist_d = IDrop;
+            if (!req_rx_last_i) ist_d = IDrop;      // (a read request is one beat)
+          end else if (qh.hdr.kind == WkReadReq) begin
+            rreq_push = 1'b1;                       // to the engine (ICD 16)
           end else if (qh.hdr.kind == WkData) begin
             if (req_rx_last_i) begin                // a data head without payload: bad
               desc_push    = 1'b1;
@@ -243,8 +254,24 @@ module recv_ingress
     .count_o    (unused_desc_cnt)
   );
 
+  sync_fifo #(
+    .Depth(2),
+    .Width($bits(wire_head_t))
+  ) u_rreq (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .push_i     (rreq_push),
+    .push_data_i(req_rx_data_i),
+    .pop_i      (rreq_valid_o && rreq_ready_i),
+    .head_o     (rreq_o),
+    .empty_o    (rreq_empty),
+    .full_o     (rreq_full),
+    .count_o    (unused_rreq_cnt)
+  );
+
+  assign rreq_valid_o = !rreq_empty;
   assign desc_valid_o = !desc_empty;
-  assign busy_o       = !desc_empty || (ist_q != IHead);
+  assign busy_o       = !desc_empty || !rreq_empty || (ist_q != IHead);
 
   // =======================================================================================
   // Assertions
@@ -257,6 +284,7 @@ module recv_ingress
   // Store and forward: nothing is pushed into a full buffer (req_rx waits instead).
   `NI_ASSERT(NoLineOverflow, line_push -> !line_full)
   `NI_ASSERT(NoDescOverflow, desc_push -> !desc_full)
+  `NI_ASSERT(NoRreqOverflow, rreq_push -> !rreq_full)
   // A good data packet brought its lines (1..16); anything else good brought none.
   `NI_ASSERT(GoodDataHasLines, desc_push && desc_in.good && desc_in.hdr.kind == WkData ->
                                desc_in.nlines != '0 && desc_in.nlines <= 6'd16)

@@ -6,7 +6,8 @@
 //
 //   rsp_rx -> recv_rsp_path: hcrc, node and kind checks -> the engine's rsp port.
 //   req_rx -> recv_ingress: head checks, payload lines into the line buffer with the
-//             streaming pcrc, one descriptor per packet (store and forward).
+//             streaming pcrc, one descriptor per packet (store and forward); a read
+//             request (READ_REQ) is its head beat, handed to the engine on rreq (ICD 16).
 //          -> recv_proc: one decision per cycle while the writer is idle (an inline ACK, a
 //             completion check, or the packet at the head), and the rsp_tx register;
 //             recv_ctx_table: the receive contexts (fully associative on (src_node, tid)),
@@ -49,6 +50,10 @@ module recv_unit
   output logic                rsp_valid_o,
   input  logic                rsp_ready_i,
   output rsp_t                rsp_o,
+  // read requests to the QoS engine's read-channel allocator (ICD 16)
+  output logic                rreq_valid_o,
+  input  logic                rreq_ready_i,
+  output wire_head_t          rreq_o,
   // memory writes (AXI4 AW/W/B, 512-bit data)
   output logic [MemIdW-1:0]   m_axi_awid_o,
   output logic [MemAddrW-1:0] m_axi_awaddr_o,
@@ -162,6 +167,9 @@ module recv_unit
     .line_valid_o   (line_valid),
     .line_o         (line),
     .line_pop_i     (line_pop),
+    .rreq_valid_o   (rreq_valid_o),
+    .rreq_ready_i   (rreq_ready_i),
+    .rreq_o         (rreq_o),
     .stat_rx_o      (stat_rx_req_o),
     .stat_hcrc_o    (stat_hcrc_req_o),
     .stat_misroute_o(stat_misroute_req_o),

@@ -358,9 +358,16 @@ module send_unit
   always_comb begin
     pkt_hdr_t eh;
     wire_head_t w;
+    rreq_payload_t rp;
     eh               = pkt_hdr_t'(hp_data[127:0]);
     w                = '0;
-    w.hdr.kind       = (eh.kind == PktKindCtrl) ? WkCtrl : WkInline;
+    unique case (eh.kind)
+      PktKindCtrl: w.hdr.kind = WkCtrl;
+      PktKindRead: w.hdr.kind = WkReadReq;  // ICD 16: `last` from the request's payload
+      default:     w.hdr.kind = WkInline;
+    endcase
+    rp               = rreq_payload_t'(hp_data[383:128]);
+    w.hdr.last       = (eh.kind == PktKindRead) && rp.last;
     w.hdr.tid        = eh.tid;
     w.hdr.seq        = eh.seq;
     w.hdr.len        = WireLenW'(eh.len);
@@ -371,7 +378,7 @@ module send_unit
     w.src_node       = node_id_i;
     w.xfer_id        = eh.xfer_id;
     hp_head          = w;
-    unused_eh        = ^eh.rsvd;
+    unused_eh        = ^{eh.rsvd, rp};  // (only the request's `last` is read from rp)
   end
 
   // =======================================================================================

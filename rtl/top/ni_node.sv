@@ -119,7 +119,15 @@ module ni_node
   output logic                  trace_rsp_valid_o,
   output logic                  trace_rsp_ready_o,
   output rsp_t                  trace_rsp_o,
-  output logic                  trace_rx_busy_o
+  output logic                  trace_rx_busy_o,
+  output logic                  trace_rreq_valid_o,  // read requests, receive unit -> engine
+  output logic                  trace_rreq_ready_o,
+  output logic [511:0]          trace_rreq_o,
+  output logic                  trace_drsp_valid_o,  // the engine's deferred responses
+  output logic                  trace_drsp_ready_o,
+  output rsp_t                  trace_drsp_o,
+  output node_t                 trace_drsp_node_o,
+  output logic                  trace_rsp_tx_eng_o   // the beat on rsp_tx is the engine's
 );
 
   if (MemDataW != 512) begin : gen_bad_mem_width
@@ -133,6 +141,12 @@ module ni_node
   rsp_t          rsp;
   logic [63:0]   rx_idle;
   logic [NumNodeStats-1:0] node_stat;
+  logic          rreq_valid, rreq_ready, drsp_valid, drsp_ready;
+  wire_head_t    rreq;
+  rsp_t          drsp;
+  node_t         drsp_node;
+  logic          rx_rsp_valid, rx_rsp_ready;
+  logic [511:0]  rx_rsp_data;
 
   // =======================================================================================
   // QoS engine
@@ -188,6 +202,13 @@ module ni_node
     .rsp_valid_i    (rsp_valid),
     .rsp_ready_o    (rsp_ready),
     .rsp_i          (rsp),
+    .rreq_valid_i   (rreq_valid),
+    .rreq_ready_o   (rreq_ready),
+    .rreq_i         (rreq),
+    .drsp_valid_o   (drsp_valid),
+    .drsp_ready_i   (drsp_ready),
+    .drsp_o         (drsp),
+    .drsp_node_o    (drsp_node),
     .init_done_o    (init_done_o),
     .node_id_i      (node_id_i),
     .node_stat_inc_i(node_stat),
@@ -240,6 +261,7 @@ module ni_node
   // =======================================================================================
   logic st_rx_req, st_rx_rsp, st_hcrc_req, st_hcrc_rsp, st_pcrc, st_no_ctx, st_dup;
   logic st_mis_req, st_mis_rsp, st_ack, st_nack, st_notify, st_reclaim, st_tx_rsp;
+  logic unused_st_rx_tx_rsp;  // counted at rsp_tx below, where the engine's responses join
 
   recv_unit #(
     .MemAddrW  (MemAddrW),
@@ -257,12 +279,15 @@ module ni_node
     .rsp_rx_valid_i     (rsp_rx_valid_i),
     .rsp_rx_ready_o     (rsp_rx_ready_o),
     .rsp_rx_data_i      (rsp_rx_data_i),
-    .rsp_tx_valid_o     (rsp_tx_valid_o),
-    .rsp_tx_ready_i     (rsp_tx_ready_i),
-    .rsp_tx_data_o      (rsp_tx_data_o),
+    .rsp_tx_valid_o     (rx_rsp_valid),
+    .rsp_tx_ready_i     (rx_rsp_ready),
+    .rsp_tx_data_o      (rx_rsp_data),
     .rsp_valid_o        (rsp_valid),
     .rsp_ready_i        (rsp_ready),
     .rsp_o              (rsp),
+    .rreq_valid_o       (rreq_valid),
+    .rreq_ready_i       (rreq_ready),
+    .rreq_o             (rreq),
     .m_axi_awid_o       (m_axi_awid_o),
     .m_axi_awaddr_o     (m_axi_awaddr_o),
     .m_axi_awlen_o      (m_axi_awlen_o),
@@ -292,9 +317,33 @@ module ni_node
     .stat_nack_o        (st_nack),
     .stat_notify_o      (st_notify),
     .stat_reclaim_o     (st_reclaim),
-    .stat_tx_rsp_o      (st_tx_rsp),
+    .stat_tx_rsp_o      (unused_st_rx_tx_rsp),
     .busy_o             (trace_rx_busy_o)
   );
+
+  // =======================================================================================
+  // Response network out: the receive unit's ACK/NACKs and the engine's deferred responses
+  // =======================================================================================
+  logic rsp_tx_eng;
+
+  rsp_tx_arb u_rsp_tx_arb (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .node_id_i  (node_id_i),
+    .rx_valid_i (rx_rsp_valid),
+    .rx_ready_o (rx_rsp_ready),
+    .rx_data_i  (rx_rsp_data),
+    .eng_valid_i(drsp_valid),
+    .eng_ready_o(drsp_ready),
+    .eng_i      (drsp),
+    .eng_node_i (drsp_node),
+    .tx_valid_o (rsp_tx_valid_o),
+    .tx_ready_i (rsp_tx_ready_i),
+    .tx_data_o  (rsp_tx_data_o),
+    .eng_sel_o  (rsp_tx_eng)
+  );
+
+  assign st_tx_rsp = rsp_tx_valid_o && rsp_tx_ready_i;
 
   // =======================================================================================
   // Counters 16-26: an event of both networks in one cycle counts twice (one now, one later)
@@ -346,6 +395,14 @@ module ni_node
   assign trace_rsp_valid_o = rsp_valid;
   assign trace_rsp_ready_o = rsp_ready;
   assign trace_rsp_o       = rsp;
+  assign trace_rreq_valid_o = rreq_valid;
+  assign trace_rreq_ready_o = rreq_ready;
+  assign trace_rreq_o       = rreq;
+  assign trace_drsp_valid_o = drsp_valid;
+  assign trace_drsp_ready_o = drsp_ready;
+  assign trace_drsp_o       = drsp;
+  assign trace_drsp_node_o  = drsp_node;
+  assign trace_rsp_tx_eng_o = rsp_tx_eng;
 
   // The accumulators never wrap: at most two events a cycle, one leaves every cycle.
   `NI_ASSERT(StatPairBounded, pair_acc_q[0] != 2'd3 && pair_acc_q[1] != 2'd3 &&

@@ -1,0 +1,284 @@
+// SPDX-License-Identifier: Apache-2.0
+// Read-channel allocator (priority enforcer) of the QoS engine (ICD 16; thesis chapter 5, the
+// missing piece for remote read requests; ExaNeSt 4.5.1). docs/design.md section 19.
+//
+// A READ_REQ head beat from the receive unit (rreq) is held one cycle in stage A and decided
+// there against the read channels 64..127 of its page `pd`:
+//   - its (src_node, tid) matches a busy read channel: a re-issue of a request still being
+//     served. A newer seq becomes the seq the channel answers; an older one is dropped.
+//     Either way counted (28), nothing else happens.
+//   - else no read channel of the page is IDLE: dropped, counted (27), not answered.
+//   - else it is served (29): the lowest-numbered IDLE read channel takes a one-block write
+//     transfer, written through Transfer Table port 0 in a cycle the AXI slave leaves it free
+//     (the CPU's descriptor writes go first), its notification address and tag into the read
+//     channels' notification RAM, and the transfer is enqueued (scheduling-queue source 3) in
+//     the next cycle or later, as a new transfer of its kind and prio.
+// When the Message Handler finishes a read channel's transfer, the channel's index enters the
+// answer FIFO; at its head the channel's deferred response — ACK (DONE) or NACK (ERROR) for
+// (tid, seq) to src_node — is offered on drsp, and the channel returns to IDLE when it is
+// taken. A channel is busy (matched by re-issues, never allocated) from its allocation until
+// its response has left, so the FIFO (one entry per channel) never overflows.
+`default_nettype none
+`include "ni_assert.svh"
+
+module read_alloc
+  import ni_pkg::*;
+#(
+  parameter int unsigned IntraPrios = 8
+) (
+  input  logic            clk_i,
+  input  logic            rst_ni,
+  // read requests from the receive unit (READ_REQ head beats with a good hcrc, for this node)
+  input  logic            rreq_valid_i,
+  output logic            rreq_ready_o,
+  input  wire_head_t      rreq_i,
+  // Transfer Table port 0, after the AXI slave's writes
+  input  logic            tt_busy_i,  // the AXI slave writes the Transfer Table this cycle
+  output logic            tt_we_o,
+  output xfer_t           tt_line_o,
+  output line_t           tt_wdata_o,
+  // the read channels' notification RAM (address, tag)
+  output logic            rdn_we_o,
+  output logic [WchW-1:0] rdn_waddr_o,
+  output logic [127:0]    rdn_wdata_o,
+  // scheduling queues (source 3)
+  output logic            enq_valid_o,
+  input  logic            enq_ready_i,
+  output qid_t            enq_qid_o,
+  output xfer_t           enq_node_o,
+  // a read channel's transfer finished (Message Handler)
+  input  logic            fin_i,
+  input  logic [WchW-1:0] fin_rch_i,  // {page, channel - 64}
+  input  logic            fin_err_i,
+  // deferred responses: ACK/NACK (tid, seq) to node
+  output logic            drsp_valid_o,
+  input  logic            drsp_ready_i,
+  output rsp_t            drsp_o,
+  output node_t           drsp_node_o,
+  // statistics (counters 27, 28, 29) and the decision of this cycle (trace)
+  output logic            stat_nochan_o,
+  output logic            stat_dup_o,
+  output logic            stat_serve_o,
+  output logic            dec_o,        // stage A decides on a request this cycle
+  output logic [1:0]      dec_action_o, // 0 serve, 1 drop (no channel), 2 re-issue matched
+  output logic [5:0]      dec_ch_o      // the read channel served or matched, minus 64
+);
+
+  localparam int unsigned RchW = $clog2(RdChPerPage);  // 6
+
+  typedef struct packed {
+    node_t src;
+    tid_t  tid;
+  } rkey_t;
+
+  // =======================================================================================
+  // Read channel state: busy flags, key and the seq to answer
+  // =======================================================================================
+  logic [NumPages-1:0][RdChPerPage-1:0] busy_q, busy_d;
+  rkey_t [NumRch-1:0]                   key_q;
+  seq_t  [NumRch-1:0]                   aseq_q;
+
+  // =======================================================================================
+  // Stage A: the request being decided
+  // =======================================================================================
+  logic          a_valid_q;
+  wire_head_t    a_q;
+  rreq_payload_t a_pl;
+  logic [PageW-1:0] a_page;
+  rkey_t         a_key;
+  logic          a_done;  // stage A decides this cycle (and empties)
+
+  assign a_pl   = rreq_payload_t'(a_q.payload);
+  assign a_page = a_q.hdr.pd;
+  assign a_key  = '{src: a_q.src_node, tid: a_q.hdr.tid};
+
+  // The channel whose response leaves this cycle is IDLE from the next: a request is not
+  // matched to it (it would miss its answer), nor allocated to it in this cycle.
+  logic            pop;
+  logic [WchW-1:0] head_rch;
+  logic                        aq_full, aq_valid;
+  logic [$clog2(NumRch+3)-1:0] unused_aq_count;
+  logic [WchW:0]               aq_head;  // {err, read channel}
+  logic [RdChPerPage-1:0] match, free;
+  logic            match_any, free_any;
+  logic [RchW-1:0] match_ch, free_ch;
+
+  always_comb begin
+    for (int unsigned c = 0; c < RdChPerPage; c++) begin
+      match[c] = busy_q[a_page][c] && (key_q[{a_page, RchW'(c)}] == a_key) &&
+                 !(pop && head_rch == {a_page, RchW'(c)});
+      free[c]  = !busy_q[a_page][c];
+    end
+    match_any = |match;
+    free_any  = |free;
+    match_ch  = '0;
+    free_ch   = '0;
+    for (int c = RdChPerPage - 1; c >= 0; c--) begin
+      if (match[c]) match_ch = RchW'(c);
+      if (free[c])  free_ch  = RchW'(c);
+    end
+  end
+
+  logic            a_serve, a_dup, a_nochan, a_newer, a_reseq;
+  logic [WchW-1:0] a_rch;
+  xfer_t           a_xfer;
+  logic            e_valid_q;
+  logic            serve_go;  // the serve happens this cycle: table port free, enqueue slot free
+
+  assign a_rch    = {a_page, match_any ? match_ch : free_ch};
+  assign a_xfer   = {a_page, 1'b1, a_rch[RchW-1:0]};
+  assign a_dup    = a_valid_q && match_any;
+  assign a_nochan = a_valid_q && !match_any && !free_any;
+  assign a_serve  = a_valid_q && !match_any && free_any;
+  assign a_newer  = seq_is_newer(a_q.hdr.seq, aseq_q[a_rch]);
+  // A newer seq is taken unless the channel's answer is already on drsp (it must hold; the
+  // issuer's timeout re-issues again and finds the channel idle).
+  assign a_reseq  = a_dup && a_newer && !(aq_valid && head_rch == a_rch);
+  assign serve_go = a_serve && !tt_busy_i && (!e_valid_q || enq_ready_i);
+  assign a_done   = a_dup || a_nochan || serve_go;
+
+  assign rreq_ready_o = !a_valid_q || a_done;
+
+  // ---- the transfer written into the channel (ICD 16): one block, a write back ------------
+  always_comb begin
+    ctrl_word_t  ctrl;
+    seg_info_t   si;
+    logic [BlockW-1:0] dst_lo;
+    dst_lo        = a_pl.local_dst[BlockW-1:0];
+    ctrl          = '0;
+    ctrl.size     = a_pl.bytes;
+    ctrl.prio     = a_pl.prio;
+    ctrl.kind     = a_pl.kind;
+    ctrl.notify   = a_q.hdr.notify && a_pl.last;
+    ctrl.last     = 1'b1;
+    si            = '0;
+    si.total        = total_blocks(dst_lo, a_pl.bytes);
+    si.first_len_m1 = first_len_m1(dst_lo, a_pl.bytes);
+    si.last_len_m1  = last_len_m1(dst_lo, a_pl.bytes[BlockW-1:0]);
+    tt_wdata_o    = {ctrl, 64'(si), a_pl.local_dst, {16'd0, a_q.hdr.dst_addr[47:0]}};
+  end
+
+  assign tt_we_o     = serve_go;
+  assign tt_line_o   = a_xfer;
+  assign rdn_we_o    = serve_go;
+  assign rdn_waddr_o = a_rch;
+  assign rdn_wdata_o = (a_q.hdr.notify && a_pl.last) ? {a_pl.notify_tag, a_pl.notify_addr} :
+                                                       '0;
+
+  // =======================================================================================
+  // Stage E: the served transfer's enqueue
+  // =======================================================================================
+  xfer_t e_node_q;
+  qid_t  e_qid_q;
+
+  assign enq_valid_o = e_valid_q;
+  assign enq_node_o  = e_node_q;
+  assign enq_qid_o   = e_qid_q;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      e_valid_q <= 1'b0;
+      e_node_q  <= '0;
+      e_qid_q   <= '0;
+    end else if (serve_go) begin
+      e_valid_q <= 1'b1;
+      e_node_q  <= a_xfer;
+      e_qid_q   <= queue_of(a_pl.kind, a_pl.prio, 1'b0, IntraPrios);
+    end else if (enq_ready_i) begin
+      e_valid_q <= 1'b0;
+    end
+  end
+
+  // =======================================================================================
+  // Answers: finished channels in order, each answered once
+  // =======================================================================================
+
+  fifo_ram #(
+    .Depth(NumRch),
+    .Width(WchW + 1)
+  ) u_answers (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .push_i     (fin_i),
+    .push_data_i({fin_err_i, fin_rch_i}),
+    .full_o     (aq_full),
+    .pop_i      (pop),
+    .valid_o    (aq_valid),
+    .head_o     (aq_head),
+    .count_o    (unused_aq_count)
+  );
+
+  assign head_rch      = aq_head[WchW-1:0];
+  assign pop           = aq_valid && drsp_ready_i;
+  assign drsp_valid_o  = aq_valid;
+  assign drsp_o.tid    = key_q[head_rch].tid;
+  assign drsp_o.seq    = aseq_q[head_rch];
+  assign drsp_o.nack   = aq_head[WchW];
+  assign drsp_node_o   = key_q[head_rch].src;
+
+  // =======================================================================================
+  // State updates
+  // =======================================================================================
+  always_comb begin
+    busy_d = busy_q;
+    if (serve_go) busy_d[a_page][a_rch[RchW-1:0]] = 1'b1;
+    if (pop)      busy_d[head_rch[WchW-1:RchW]][head_rch[RchW-1:0]] = 1'b0;
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      busy_q <= '0;
+    end else begin
+      busy_q <= busy_d;
+    end
+  end
+
+  // Key and seq (no reset: read only while the channel is busy, written when it is taken).
+  always_ff @(posedge clk_i) begin
+    if (serve_go) key_q[a_rch] <= a_key;
+    if (serve_go || a_reseq) aseq_q[a_rch] <= a_q.hdr.seq;
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      a_valid_q <= 1'b0;
+      a_q       <= '0;
+    end else begin
+      if (rreq_valid_i && rreq_ready_o) begin
+        a_valid_q <= 1'b1;
+        a_q       <= rreq_i;
+      end else if (a_done) begin
+        a_valid_q <= 1'b0;
+      end
+    end
+  end
+
+  assign stat_nochan_o = a_nochan;
+  assign stat_dup_o    = a_dup;
+  assign stat_serve_o  = serve_go;
+  assign dec_o         = a_done;
+  assign dec_action_o  = a_dup ? 2'd2 : (a_nochan ? 2'd1 : 2'd0);
+  assign dec_ch_o      = a_rch[RchW-1:0];
+
+  // The request's other fields were checked by the receive unit or are informative.
+  logic unused_a;
+  assign unused_a = ^{a_q.rsvd, a_q.xfer_id, a_q.hcrc, a_q.hdr.rsvd, a_q.hdr.npkts,
+                      a_q.hdr.retx, a_q.hdr.last, a_q.hdr.len, a_q.hdr.kind,
+                      a_q.hdr.dst_addr[63:48], a_pl.rsvd, unused_aq_count};
+
+  // =======================================================================================
+  // Assertions
+  // =======================================================================================
+  // A channel is never allocated twice, nor answered while idle; the answers never overflow.
+  `NI_ASSERT(AllocIdle, serve_go -> !busy_q[a_page][a_rch[RchW-1:0]])
+  `NI_ASSERT(AnswerBusy, aq_valid -> busy_q[head_rch[WchW-1:RchW]][head_rch[RchW-1:0]])
+  `NI_ASSERT(FinBusy, fin_i -> busy_q[fin_rch_i[WchW-1:RchW]][fin_rch_i[RchW-1:0]])
+  `NI_ASSERT(AnswersNeverFull, fin_i -> !aq_full)
+  `NI_ASSERT_ONEHOT0(OneMatch, match)
+  `NI_ASSERT_ONEHOT0(OneDecision, {a_dup, a_nochan, a_serve})
+  `NI_ASSERT_VALID_HELD(EnqHeld, enq_valid_o, enq_ready_i, {enq_node_o, enq_qid_o})
+  `NI_ASSERT_VALID_HELD(DrspHeld, drsp_valid_o, drsp_ready_i, {drsp_o, drsp_node_o})
+
+endmodule
+
+`default_nettype wire
