@@ -18,6 +18,7 @@ uint64_t ControlWord::pack() const {
   w |= (uint64_t(static_cast<uint8_t>(kind)) & 0x3) << CtrlKindLsb;
   w |= uint64_t{notify} << CtrlNotifyBit;
   w |= uint64_t{is_long} << CtrlLongBit;
+  w |= uint64_t{read} << CtrlReadBit;
   w |= (uint64_t{rsvd} & mask_bits(CtrlRsvdW)) << CtrlRsvdLsb;
   w |= uint64_t{last} << CtrlLastBit;
   return w;
@@ -30,6 +31,7 @@ ControlWord ControlWord::unpack(uint64_t w) {
   c.kind = static_cast<Kind>(get_bits(w, CtrlKindLsb, 2));
   c.notify = get_bits(w, CtrlNotifyBit, 1) != 0;
   c.is_long = get_bits(w, CtrlLongBit, 1) != 0;
+  c.read = get_bits(w, CtrlReadBit, 1) != 0;
   c.rsvd = static_cast<uint32_t>(get_bits(w, CtrlRsvdLsb, CtrlRsvdW));
   c.last = get_bits(w, CtrlLastBit, 1) != 0;
   return c;
@@ -37,7 +39,7 @@ ControlWord ControlWord::unpack(uint64_t w) {
 
 bool ControlWord::operator==(const ControlWord& o) const {
   return size == o.size && prio == o.prio && kind == o.kind && notify == o.notify &&
-         is_long == o.is_long && rsvd == o.rsvd && last == o.last;
+         is_long == o.is_long && read == o.read && rsvd == o.rsvd && last == o.last;
 }
 
 namespace {
@@ -81,6 +83,7 @@ ControlWord Descriptor::control() const {
   c.prio = prio & 0xF;
   c.kind = kind;
   c.notify = notify;
+  c.read = read;
   c.is_long = is_long();
   c.last = !c.is_long;
   return c;
@@ -138,6 +141,7 @@ Descriptor Descriptor::decode(unsigned page, unsigned channel, const std::vector
   d.size = c.size;
   d.prio = c.prio;
   d.notify = c.notify;
+  d.read = c.read;
   d.dst = words[1];
   if (d.is_memory()) {
     d.src = words[0];
@@ -168,6 +172,7 @@ std::string Descriptor::to_string() const {
   std::snprintf(buf, sizeof buf, " dst=0x%016llx", static_cast<unsigned long long>(dst));
   os << buf << " size=" << size << " prio=" << unsigned{prio} << " notify=" << notify
      << " long=" << is_long();
+  if (read) os << " read=1";
   if (is_memory() && is_long()) {
     std::snprintf(buf, sizeof buf, " naddr=0x%016llx",
                   static_cast<unsigned long long>(notify_addr));
@@ -190,7 +195,8 @@ std::ostream& operator<<(std::ostream& os, const Descriptor& d) { return os << d
 
 bool Descriptor::operator==(const Descriptor& o) const {
   return page == o.page && channel == o.channel && kind == o.kind && src == o.src && dst == o.dst &&
-         size == o.size && prio == o.prio && notify == o.notify && notify_addr == o.notify_addr &&
+         size == o.size && prio == o.prio && notify == o.notify && read == o.read &&
+         notify_addr == o.notify_addr &&
          notify_tag == o.notify_tag && payload == o.payload && is_long() == o.is_long();
 }
 

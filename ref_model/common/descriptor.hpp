@@ -24,7 +24,8 @@ struct ControlWord {
   Kind kind = Kind::Tid;  // 2 bit
   bool notify = false;
   bool is_long = false;
-  uint32_t rsvd = 0;  // 23 bit, bits 62:40
+  bool read = false;  // RDMA Read (ICD 16)
+  uint32_t rsvd = 0;  // 22 bit, bits 62:41
   bool last = false;
 
   uint64_t pack() const;
@@ -38,8 +39,9 @@ constexpr unsigned CtrlPrioLsb = 32;
 constexpr unsigned CtrlKindLsb = 36;
 constexpr unsigned CtrlNotifyBit = 38;
 constexpr unsigned CtrlLongBit = 39;
-constexpr unsigned CtrlRsvdLsb = 40;
-constexpr unsigned CtrlRsvdW = 23;
+constexpr unsigned CtrlReadBit = 40;
+constexpr unsigned CtrlRsvdLsb = 41;
+constexpr unsigned CtrlRsvdW = 22;
 constexpr unsigned CtrlLastBit = 63;
 constexpr uint64_t CtrlLast = uint64_t{1} << CtrlLastBit;  // w7 of a long descriptor
 
@@ -59,6 +61,7 @@ struct Descriptor {
   uint32_t size = 0;
   uint8_t prio = 0;  // 4 bit
   bool notify = false;
+  bool read = false;             // RDMA Read (ICD 16): src on node src[63:48] into local dst
   uint64_t notify_addr = 0;      // memory kinds, long only
   uint64_t notify_tag = 0;       // memory kinds, long only
   std::vector<uint8_t> payload;  // inline only, byte 0 first, at most 32 bytes are carried

@@ -22,6 +22,7 @@ constexpr HdrField kHdrFields[] = {hf::kind, hf::tid,     hf::seq,  hf::len,    
                                    hf::pd,   hf::xfer_id, hf::rsvd, hf::dst_addr};
 static_assert(std::size(kHdrFields) == std::size(hf::fields), "every pkt_hdr_t field");
 namespace cf = ni_pkg::ctrl_payload_t;
+namespace rf = ni_pkg::rreq_payload_t;
 
 uint64_t payload_word(const std::array<uint8_t, PktPayloadBytes>& p, unsigned i) {
   uint64_t w = 0;
@@ -73,6 +74,34 @@ CtrlPayload CtrlPayload::unpack(const std::array<uint8_t, PktPayloadBytes>& p) {
   c.size = static_cast<uint32_t>(get_field(w, cf::size));
   c.total_blocks = static_cast<uint32_t>(get_field(w, cf::total_blocks));
   return c;
+}
+
+std::array<uint8_t, PktPayloadBytes> ReadReqPayload::pack() const {
+  std::array<uint64_t, 4> w{};
+  set_field(w, rf::local_dst, local_dst);
+  set_field(w, rf::notify_addr, notify_addr);
+  set_field(w, rf::notify_tag, notify_tag);
+  set_field(w, rf::bytes, bytes);
+  set_field(w, rf::kind, static_cast<uint64_t>(kind));
+  set_field(w, rf::prio, prio);
+  set_field(w, rf::last, last);
+  std::array<uint8_t, PktPayloadBytes> p{};
+  for (unsigned i = 0; i < PktPayloadBytes; ++i) p[i] = get_byte(w, i);
+  return p;
+}
+
+ReadReqPayload ReadReqPayload::unpack(const std::array<uint8_t, PktPayloadBytes>& p) {
+  std::array<uint64_t, 4> w{};
+  for (unsigned i = 0; i < PktPayloadBytes; ++i) set_byte(w, i, p[i]);
+  ReadReqPayload r;
+  r.local_dst = get_field(w, rf::local_dst);
+  r.notify_addr = get_field(w, rf::notify_addr);
+  r.notify_tag = get_field(w, rf::notify_tag);
+  r.bytes = static_cast<uint32_t>(get_field(w, rf::bytes));
+  r.kind = static_cast<Kind>(get_field(w, rf::kind));
+  r.prio = static_cast<uint8_t>(get_field(w, rf::prio));
+  r.last = get_field(w, rf::last) != 0;
+  return r;
 }
 
 Bits512 Packet::pack() const {
@@ -146,6 +175,34 @@ Packet make_control_packet(const Descriptor& d, uint16_t tid, uint16_t seq) {
   c.size = d.size;
   c.total_blocks = total_blocks(d.dst, d.size);
   p.payload = c.pack();
+  p.seal();
+  return p;
+}
+
+Packet make_read_packet(const Descriptor& d, uint32_t k, uint16_t tid, uint16_t seq,
+                        uint16_t node_id) {
+  const Block b = block_of(d.src, d.dst, d.size, k);
+  const bool last = k + 1 == total_blocks(d.dst, d.size);
+  Packet p;
+  p.hdr.kind = PktKindRead;
+  p.hdr.tid = tid;
+  p.hdr.seq = static_cast<uint16_t>(seq & SeqMask);
+  p.hdr.len = PktPayloadBytes;
+  p.hdr.notify = d.notify && last;
+  p.hdr.pd = static_cast<uint8_t>(d.page);
+  p.hdr.xfer_id = static_cast<uint16_t>(d.xfer());
+  p.hdr.dst_addr = b.src;
+  ReadReqPayload r;
+  r.local_dst = (uint64_t{node_id} << 48) | (b.dst & mask_bits(48));
+  if (p.hdr.notify) {
+    r.notify_addr = d.notify_addr;
+    r.notify_tag = d.notify_tag;
+  }
+  r.bytes = b.len;
+  r.kind = d.kind;
+  r.prio = static_cast<uint8_t>(d.prio & 0xF);
+  r.last = last;
+  p.payload = r.pack();
   p.seal();
   return p;
 }

@@ -18,6 +18,7 @@ using Bits512 = std::array<uint64_t, 8>;  // word 0 = bits 63:0
 
 constexpr uint8_t PktKindInline = 0;
 constexpr uint8_t PktKindCtrl = 1;
+constexpr uint8_t PktKindRead = 2;  // read request (ICD 16)
 constexpr unsigned PktHeaderBytes = 16;
 constexpr unsigned PktPayloadBytes = 32;
 
@@ -46,6 +47,21 @@ struct CtrlPayload {
   uint32_t total_blocks = 0;  // 18 bit
   std::array<uint8_t, PktPayloadBytes> pack() const;
   static CtrlPayload unpack(const std::array<uint8_t, PktPayloadBytes>& p);
+};
+
+// Read-request payload (ICD 16): local destination of the block (bits 63:48 = the issuer's
+// node id), notification address and tag (0 unless the packet has notify), block bytes,
+// transfer kind, prio, last (last block of the read).
+struct ReadReqPayload {
+  uint64_t local_dst = 0;
+  uint64_t notify_addr = 0;
+  uint64_t notify_tag = 0;
+  uint32_t bytes = 0;
+  Kind kind = Kind::Tid;
+  uint8_t prio = 0;
+  bool last = false;
+  std::array<uint8_t, PktPayloadBytes> pack() const;
+  static ReadReqPayload unpack(const std::array<uint8_t, PktPayloadBytes>& p);
 };
 
 struct Packet {
@@ -79,6 +95,11 @@ Packet make_inline_packet(const Descriptor& d, uint16_t tid, uint16_t seq);
 // Control packet of memory transfer `d`: kind 1, the last block's tid/seq, len 32, notify 1,
 // pd, xfer, dst_addr = d.dst, payload = notify_addr, notify_tag, size, total blocks. CRC set.
 Packet make_control_packet(const Descriptor& d, uint16_t tid, uint16_t seq);
+// Read-request packet of block k of read transfer `d` (ICD 16): kind 2, tid, seq, len 32,
+// notify on the last block of a notifying read, pd, xfer, dst_addr = the block's remote
+// source address; payload as ReadReqPayload with local_dst[63:48] = node_id. CRC set.
+Packet make_read_packet(const Descriptor& d, uint32_t k, uint16_t tid, uint16_t seq,
+                        uint16_t node_id);
 
 // Every field on one line (payload as 64 hex digits, byte 0 first; control packets also
 // decode the control payload).

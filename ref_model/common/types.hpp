@@ -22,6 +22,7 @@ namespace ni {
 constexpr unsigned NumPages = ni_pkg::NumPages;
 constexpr unsigned ChPerPage = ni_pkg::ChPerPage;  // 0..63 write channels, 64..127 read channels
 constexpr unsigned WrChPerPage = ni_pkg::WrChPerPage;
+constexpr unsigned RdChPerPage = ni_pkg::RdChPerPage;  // read channels 64..127 (ICD 16)
 constexpr unsigned NumXfers = ni_pkg::NumXfers;      // 2048 Transfer Table lines
 constexpr unsigned NumWch = ni_pkg::NumWch;          // 1024 write channels
 constexpr unsigned NumTids = ni_pkg::NumTids;        // Transaction Table entries

@@ -46,6 +46,8 @@ const char* to_string(WireKind k) {
       return "ack";
     case WireKind::Nack:
       return "nack";
+    case WireKind::ReadReq:
+      return "rreq";
   }
   return "?";
 }
@@ -192,7 +194,13 @@ WirePacket make_data_packet(WireHead h, const uint8_t* bytes) {
 
 WirePacket head_packet(const Packet& pk, uint16_t src_node) {
   WireHead h;
+  // Engine kinds 0 inline, 1 control are wire kinds 0, 1; a read request (engine kind 2)
+  // is READ_REQ with `last` from its payload (ICD 16).
   h.kind = pk.hdr.kind;
+  if (pk.hdr.kind == PktKindRead) {
+    h.kind = static_cast<uint8_t>(WireKind::ReadReq);
+    h.last = ReadReqPayload::unpack(pk.payload).last;
+  }
   h.tid = pk.hdr.tid;
   h.seq = pk.hdr.seq;
   h.len = pk.hdr.len;

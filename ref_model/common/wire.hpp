@@ -14,7 +14,7 @@
 
 namespace ni {
 
-enum class WireKind : uint8_t { Inline = 0, Ctrl = 1, Data = 2, Ack = 3, Nack = 4 };
+enum class WireKind : uint8_t { Inline = 0, Ctrl = 1, Data = 2, Ack = 3, Nack = 4, ReadReq = 5 };
 const char* to_string(WireKind k);
 
 constexpr unsigned kBeatBytes = 64;

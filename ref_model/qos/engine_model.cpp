@@ -26,7 +26,13 @@ void EngineState::fail(uint64_t cycle, std::string what, std::string detail, int
 }
 
 EngineModel::EngineModel(const Config& cfg, unsigned pkt_depth)
-    : st_(cfg, pkt_depth), sb_(st_), cpu_(st_, sb_), sched_(st_), seg_(st_, sb_), mh_(st_) {
+    : st_(cfg, pkt_depth),
+      sb_(st_),
+      cpu_(st_, sb_),
+      sched_(st_),
+      seg_(st_, sb_),
+      mh_(st_),
+      rd_(st_) {
   mh_.on_retx_now([this](unsigned tid) { return seg_.retx_now(tid); });
 }
 
@@ -64,6 +70,7 @@ void EngineModel::end_cycle(uint64_t c) {
   if (!st_.failure) {
     st_.exp_enq.clear();
     st_.finishes.clear();
+    st_.rd_finishes.clear();
     // The segmenter sees the finish FIFO's registered fill level: a pop by the Message Handler
     // in this cycle does not make room for this cycle's push (as for the packet queue).
     st_.fin_fifo_start = unsigned(st_.fin_fifo.size());
@@ -99,6 +106,7 @@ void EngineModel::end_cycle(uint64_t c) {
                       " but reports neither fire nor hold");
     }
     cpu_.writes(c);
+    rd_.cycle(c);
     sched_.check_enqueue(c, seg_.held());
     if (const auto e = sched_.apply(c)) seg_.load(*e, t.deq_qid);
     if (retx_pop) {
@@ -109,8 +117,9 @@ void EngineModel::end_cycle(uint64_t c) {
     handshakes(c);
     cpu_.apply_status(c);
     // The AXI slave's refused enqueue requests in a row (the RTL's axi_wait_q, saturating).
+    // The allocator's refused requests count the same way (source 3, below the AXI slave).
     const bool axi_granted = t.enq && t.enq_src == 2;
-    if (t.axi_enq_req && !axi_granted) {
+    if ((t.axi_enq_req && !axi_granted) || rd_.refused()) {
       st_.axi_wait = std::min(st_.axi_wait + 1, 3u);
     } else {
       st_.axi_wait = 0;
@@ -118,6 +127,7 @@ void EngineModel::end_cycle(uint64_t c) {
     if (t.blk_valid && !t.blk_ready) st_.stats.inc(Stat::BlkStallCycles);
     if (t.pkt_valid && !t.pkt_ready) st_.stats.inc(Stat::PktStallCycles);
   }
+  if (!st_.failure) rd_.end_cycle(c);
   cpu_.end_cycle();
   sb_.end_cycle();
   mh_.end_cycle();
@@ -126,7 +136,8 @@ void EngineModel::end_cycle(uint64_t c) {
 
 bool EngineModel::quiescent() const {
   return seg_.idle() && mh_.idle() && st_.fin_fifo.empty() && st_.rq.empty() && sb_.idle() &&
-         st_.metrics.live_now == 0 && sched_.empty();
+         st_.metrics.live_now == 0 && sched_.empty() && rd_.quiescent() &&
+         rd_.busy_channels() == 0;
 }
 
 std::vector<std::string> EngineModel::final_check(uint64_t cycle) {

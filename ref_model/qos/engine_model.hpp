@@ -27,6 +27,7 @@
 #include "ref_model/qos/engine_scoreboard.hpp"
 #include "ref_model/qos/engine_state.hpp"
 #include "ref_model/qos/msg_handler_model.hpp"
+#include "ref_model/qos/read_alloc_model.hpp"
 #include "ref_model/qos/sched_model.hpp"
 #include "ref_model/qos/segmenter_model.hpp"
 #include "ref_model/qos/stats_model.hpp"
@@ -48,6 +49,11 @@ class EngineModel {
   void block(unsigned tid, const Bits256& desc) { sb_.block(tid, desc); }
   void packet(const Bits512& data) { sb_.packet(data); }
   void status(unsigned wch, Status from, Status to) { cpu_.status(wch, from, to); }
+  // ni_node only (ICD 16): a read request taken by the engine; a deferred response offered.
+  void rreq(const Bits512& head) { rd_.rreq(head); }
+  void drsp(bool taken, unsigned tid, unsigned seq, bool nack, unsigned node) {
+    rd_.drsp(taken, tid, seq, nack, node);
+  }
   // Checks and applies everything reported for `cycle`.
   void end_cycle(uint64_t cycle);
 
@@ -67,6 +73,10 @@ class EngineModel {
   void on_live(LiveHook h) { cpu_.on_live(std::move(h)); }
 
   const StatsModel& stats() const { return st_.stats; }
+  // Counters 27-29 of the read-channel allocator (ICD 16).
+  const std::array<uint64_t, 3>& read_counters() const { return rd_.counters(); }
+  using DecisionHook = ReadAllocModel::DecisionHook;
+  void on_read_decision(DecisionHook h) { rd_.on_decision(std::move(h)); }
   const std::array<LatencyStats, 4>& latency() const { return st_.metrics.latency; }
   uint64_t transfers_live() const { return st_.metrics.live; }
   uint64_t transfers_done() const { return st_.metrics.done; }
@@ -106,6 +116,7 @@ class EngineModel {
   SchedModel sched_;
   SegmenterModel seg_;
   MsgHandlerModel mh_;
+  ReadAllocModel rd_;
 };
 
 }  // namespace ni

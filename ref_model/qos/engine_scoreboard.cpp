@@ -45,7 +45,9 @@ void EngineScoreboard::check(uint64_t c) {
     }
     const ExpPacket e = exp_pkt_.front();
     exp_pkt_.pop_front();
-    if (e.pkt.hdr.kind == PktKindInline) left_.push_back(Left{e.pkt.hdr.tid, false, false});
+    if (e.pkt.hdr.kind == PktKindInline || e.pkt.hdr.kind == PktKindRead) {
+      left_.push_back(Left{e.pkt.hdr.tid, false, false});
+    }
     // Identical to the expected packet (whose CRC the model computed with Boost.CRC over the
     // expected header and payload) means every field and the CRC are right.
     if (e.bits == raw) continue;

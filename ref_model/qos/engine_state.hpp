@@ -29,7 +29,7 @@ struct CycleTaps {
   unsigned deq_node = 0;
   bool deq_first = false;
   bool enq = false;
-  unsigned enq_src = 0;  // 0 ACK handler, 1 segmenter, 2 AXI slave
+  unsigned enq_src = 0;  // 0 ACK handler, 1 segmenter, 2 AXI slave, 3 read-channel allocator
   unsigned enq_qid = 0;
   unsigned enq_node = 0;
   bool s2_fire = false;
@@ -44,6 +44,12 @@ struct CycleTaps {
   bool tmo = false;           // the timeout FSM offers a timeout event to M0
   bool retx_pop = false;      // stage 1 takes a re-issue request
   bool s2_retx = false;       // stage 2 holds a re-issue request
+  // the read-channel allocator (ICD 16)
+  bool rd_enq_req = false;  // requests an enqueue (source 3)
+  bool rd_dec = false;      // decides on a read request
+  unsigned rd_action = 0;   // 0 serve, 1 drop (no channel), 2 re-issue matched
+  unsigned rd_ch = 0;       // read channel - 64
+  bool rd_tt_we = false;    // writes the Transfer Table
 };
 
 struct ModelFailure {
@@ -110,7 +116,8 @@ struct RetxReq {
   uint64_t pushed;  // cycle of the push (stage 1 sees it from the next cycle)
 };
 
-// An enqueue into the scheduling queues; sources: 0 Message Handler, 1 segmenter, 2 AXI slave.
+// An enqueue into the scheduling queues; sources: 0 Message Handler, 1 segmenter, 2 AXI slave,
+// 3 read-channel allocator.
 struct Enq {
   unsigned src, qid, xfer;
 };
@@ -141,6 +148,7 @@ struct EngineState {
   std::optional<unsigned> tmo;  // this cycle's timeout event (TID), from the timeout FSM
   unsigned fin_fifo_start = 0;  // its size at the start of the cycle (the RTL's full flag)
   std::vector<std::pair<unsigned, Status>> finishes;  // status changes of this cycle's finishes
+  std::vector<std::pair<unsigned, bool>> rd_finishes;  // read channels' transfers (xfer, err)
   unsigned axi_wait = 0;      // cycles the AXI slave's enqueue has been refused in a row
   bool axi_starving = false;  // axi_wait >= AxiMaxWait at the start of this cycle
   std::optional<ModelFailure> failure;

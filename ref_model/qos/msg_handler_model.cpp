@@ -6,10 +6,15 @@ namespace ni {
 void MsgHandlerModel::finish(unsigned x, bool err, uint64_t c) {
   Xfer& X = st_.xf[x];
   X.where = Where::Idle;
-  st_.finishes.push_back({wch_of_xfer(x), err ? Status::Error : Status::Done});
   if (X.d.kind == Kind::OneFid) st_.fid1_fifo.push(X.flow);
   if (X.d.kind == Kind::FourFid) st_.fid4_fifo.push(X.flow);
   st_.stats.inc(err ? Stat::XfersError : Stat::XfersDone);
+  if (xfer_channel(x) >= WrChPerPage) {
+    // A read channel's transfer (ICD 16): no status; the allocator answers its request.
+    st_.rd_finishes.push_back({x, err});
+    return;
+  }
+  st_.finishes.push_back({wch_of_xfer(x), err ? Status::Error : Status::Done});
   (err ? st_.metrics.error : st_.metrics.done)++;
   st_.metrics.latency[static_cast<unsigned>(X.d.kind)].add(c - X.live_cycle);
   --st_.metrics.live_now;

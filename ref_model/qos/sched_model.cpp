@@ -10,7 +10,7 @@ namespace ni {
 
 const char* enqueue_source_name(unsigned src) {
   static const char* const kNames[] = {"the Message Handler", "the segmenter", "the AXI slave",
-                                       "the remote-read source"};
+                                       "the read-channel allocator"};
   return src < 4 ? kNames[src] : "an unknown source";
 }
 
@@ -154,7 +154,7 @@ std::optional<SchedModel::Entry> SchedModel::apply(uint64_t c) {
     q.pop_front();
   }
   for (const Enq& e : st_.exp_enq) {
-    queues_.at(e.qid).push_back(Entry{e.xfer, e.src == 2});
+    queues_.at(e.qid).push_back(Entry{e.xfer, e.src >= 2});
     st_.metrics.max_queue_depth =
         std::max(st_.metrics.max_queue_depth, unsigned(queues_[e.qid].size()));
   }

@@ -52,9 +52,9 @@ SegmenterModel::Plan SegmenterModel::plan() const {
     p.flow = X.flow;
     if (p.live) {
       p.is_last = p.k + 1 == X.total;
-      p.need_blk = d.kind != Kind::Inline;
+      p.need_blk = d.kind != Kind::Inline && !d.read;
       p.retx_ctrl = p.need_blk && p.is_last && d.notify && X.ctrl_sent;
-      p.need_pkt = d.kind == Kind::Inline || p.retx_ctrl;
+      p.need_pkt = d.kind == Kind::Inline || d.read || p.retx_ctrl;
     }
     return p;
   }
@@ -84,10 +84,13 @@ SegmenterModel::Plan SegmenterModel::plan() const {
     p.issue = !p.busy;
     if (p.issue) {
       p.is_last = p.k + 1 == X.total;
-      p.need_blk = d.kind != Kind::Inline;
+      // A read's blocks leave as read-request packets; its notification is the responder's
+      // (no control packet here, ICD 16).
+      p.need_blk = d.kind != Kind::Inline && !d.read;
       p.direct_ctrl = p.need_blk && p.is_last && d.notify && p.inflight == 0;
-      p.need_pkt = d.kind == Kind::Inline || p.direct_ctrl;
-      p.need_enq = p.need_blk && !p.is_last && p.inflight + 1 < st_.cfg.max_outstanding;
+      p.need_pkt = d.kind == Kind::Inline || d.read || p.direct_ctrl;
+      p.need_enq = d.kind != Kind::Inline && !p.is_last &&
+                   p.inflight + 1 < st_.cfg.max_outstanding;
     }
   }
   return p;
@@ -214,7 +217,7 @@ void SegmenterModel::observe_fire(uint64_t c, const Plan& p) const {
     else if (p.direct_ctrl)
       obs(S2::CtrlDirect);
     else
-      obs(d.notify ? S2::ParkNeedCtrl : S2::ParkWaitLast);
+      obs(d.notify && !d.read ? S2::ParkNeedCtrl : S2::ParkWaitLast);
   }
 }
 
@@ -238,6 +241,10 @@ void SegmenterModel::apply_retx(uint64_t c, const Plan& p) {
   st_.stats.inc(Stat::Retransmissions);
   if (d.kind == Kind::Inline) {
     sb_.expect_packet(make_inline_packet(d, uint16_t(p.tid), uint16_t(seq)), x);
+    return;
+  }
+  if (d.read) {
+    sb_.expect_packet(make_read_packet(d, p.k, uint16_t(p.tid), uint16_t(seq), st_.cfg.node_id), x);
     return;
   }
   sb_.expect_block(p.tid, expected_block_desc(d, p.k, X.flow, uint16_t(seq), true), x, c);
@@ -284,7 +291,12 @@ void SegmenterModel::apply(uint64_t c, const Plan& p) {
       st_.stats.inc(Stat::InlinePackets);
       park = Park::Wait;
     } else {
-      sb_.expect_block(p.tid, expected_block_desc(d, p.k, X.flow, uint16_t(seq)), x, c);
+      if (d.read) {
+        sb_.expect_packet(
+            make_read_packet(d, p.k, uint16_t(p.tid), uint16_t(seq), st_.cfg.node_id), x);
+      } else {
+        sb_.expect_block(p.tid, expected_block_desc(d, p.k, X.flow, uint16_t(seq)), x, c);
+      }
       st_.stats.inc(Stat::BlocksIssued);
       if (p.is_last) {
         X.last_tid = p.tid;
@@ -295,7 +307,7 @@ void SegmenterModel::apply(uint64_t c, const Plan& p) {
           X.ctrl_sent = true;
           park = Park::Wait;
         } else {
-          park = d.notify ? Park::NeedCtrl : Park::Wait;
+          park = d.notify && !d.read ? Park::NeedCtrl : Park::Wait;
         }
       } else if (p.need_enq) {
         parks = false;

@@ -31,6 +31,8 @@ const char* to_string(Verdict v) {
       return "R9 dst+size crosses 2^48";
     case Verdict::R10Reserved:
       return "R10 reserved bits nonzero";
+    case Verdict::R11Read:
+      return "R11 read with kind inline, or src+size crosses 2^48";
   }
   return "?";
 }
@@ -51,6 +53,9 @@ Verdict judge_first_line(unsigned page, unsigned channel, const Line& w, const C
   const uint64_t dst_lo = w[1] & mask_bits(48);
   if (dst_lo + c.size > (uint64_t{1} << 48)) return Verdict::R9DstCross;
   if (c.rsvd != 0 || (!inline_kind && w[2] != 0)) return Verdict::R10Reserved;
+  if (c.read && (inline_kind || (w[0] & mask_bits(48)) + c.size > (uint64_t{1} << 48))) {
+    return Verdict::R11Read;
+  }
   return Verdict::Accept;
 }
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// Descriptor line validation (ICD section 4, docs/design.md section 3 rules R1..R10).
+// Descriptor line validation (ICD section 4, docs/design.md section 3 rules R1..R11).
 //
 // Pure functions: they judge one complete Transfer Table line against the engine state they
-// are shown through a ChannelView, and report the first rule (in R1..R10 order) that rejects
+// are shown through a ChannelView, and report the first rule (in R1..R11 order) that rejects
 // it. The RTL only answers SLVERR; the rule number is for diagnostics and tests.
 #pragma once
 
@@ -26,6 +26,7 @@ enum class Verdict : uint8_t {
   R8Last = 8,           // last missing on the final line / present on line 0 of a long one
   R9DstCross = 9,       // dst_addr[47:0] + size > 2^48
   R10Reserved = 10,     // reserved bits nonzero
+  R11Read = 11,         // read (ICD 16) with kind inline, or src[47:0] + size crosses 2^48
 };
 
 // "accept", "R1 channel>=64", ...

@@ -35,6 +35,14 @@ std::string resp_text(const WireHead& h) {
 
 // A data head the unit can take (recv_unit data_head_sane): len 1..1024 inside one 1 KiB
 // destination window, npkts 1..64.
+// A read request for this node with a good hcrc, one beat: the receive unit hands it to the
+// engine's read-channel allocator (ICD 16).
+bool is_rreq(const WirePacket& p, uint16_t node) {
+  if (p.beats.size() != 1 || !p.hcrc_ok()) return false;
+  const WireHead h = p.head();
+  return h.wire_kind() == WireKind::ReadReq && h.dst_node() == node;
+}
+
 bool data_head_sane(const WireHead& h) {
   const uint64_t a = h.dst48();
   return h.len != 0 && h.len <= kPktBytes && h.npkts != 0 && h.npkts <= kMaxNpkts &&
@@ -91,9 +99,10 @@ void RecvModel::arrive(const WirePacket& p, uint64_t cycle) {
   }
   const WireHead h = p.head();
   const auto k = h.wire_kind();
+  if (is_rreq(p, node_)) return;  // handed to the engine (RecvChecker::on_req_rx)
   if (h.dst_node() != node_ || h.kind > static_cast<uint8_t>(WireKind::Data)) {
-    ++ctr_[kCtrMisroute];  // another node's, or a response on the request network
-    return;
+    ++ctr_[kCtrMisroute];  // another node's, a response on the request network, or a read
+    return;                // request of more than one beat
   }
   Waiting w;
   w.head = h;
@@ -538,6 +547,21 @@ std::vector<std::string> RecvChecker::keep(std::vector<RecvModel> next, const st
 
 std::vector<std::string> RecvChecker::on_req_rx(const WirePacket& p, uint64_t cycle) {
   for (auto& s : states_) s.arrive(p, cycle);
+  if (is_rreq(p, node_)) rreq_.push_back(p.beats.front());
+  return {};
+}
+
+std::vector<std::string> RecvChecker::on_rreq(const Bits512& head) {
+  if (rreq_.empty()) {
+    return {"read request handed to the engine, none received: " +
+            to_string(WireHead::unpack(head))};
+  }
+  const Bits512 e = rreq_.front();
+  rreq_.pop_front();
+  if (e != head) {
+    return {"read request handed to the engine: expected " + to_string(WireHead::unpack(e)) +
+            ", got " + to_string(WireHead::unpack(head))};
+  }
   return {};
 }
 
@@ -644,6 +668,8 @@ std::vector<std::string> RecvChecker::finish(uint64_t now) {
   for (const auto& t : to_engine_)
     first.push_back("response tid=" + std::to_string(t[0]) + " seq=" + std::to_string(t[1]) +
                     " never reached the engine");
+  for (const Bits512& r : rreq_)
+    first.push_back("read request " + to_string(WireHead::unpack(r)) + " never reached the engine");
   return first;
 }
 

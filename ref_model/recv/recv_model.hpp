@@ -180,6 +180,8 @@ class RecvChecker {
   std::vector<std::string> on_b(uint64_t cycle);
   std::vector<std::string> on_rsp_rx(const WirePacket& p, uint64_t cycle);
   std::vector<std::string> on_engine_rsp(uint16_t tid, uint16_t seq, bool nack);
+  // A read request handed to the engine on rreq (its head beat).
+  std::vector<std::string> on_rreq(const Bits512& head);
 
   // True when the node should be quiet: no packet undecided, no write or ACK outstanding.
   bool idle() const;
@@ -206,6 +208,7 @@ class RecvChecker {
   uint16_t node_;
   std::vector<RecvModel> states_;
   std::deque<std::array<unsigned, 3>> to_engine_;  // (tid, seq, nack) forwarded from rsp_rx
+  std::deque<Bits512> rreq_;  // read requests to hand to the engine (ICD 16), in order
   uint64_t rsp_rx_ = 0, rsp_hcrc_ = 0, rsp_misroute_ = 0;
   uint64_t rsp_sent_ = 0;
 };

@@ -127,7 +127,10 @@ module ni_node
   output logic                  trace_drsp_ready_o,
   output rsp_t                  trace_drsp_o,
   output node_t                 trace_drsp_node_o,
-  output logic                  trace_rsp_tx_eng_o   // the beat on rsp_tx is the engine's
+  output logic                  trace_rsp_tx_eng_o,  // the beat on rsp_tx is the engine's
+  output logic                  trace_rx_rsp_valid_o,  // the receive unit's own responses,
+  output logic                  trace_rx_rsp_ready_o,  // before they share rsp_tx
+  output logic [511:0]          trace_rx_rsp_data_o
 );
 
   if (MemDataW != 512) begin : gen_bad_mem_width
@@ -403,6 +406,9 @@ module ni_node
   assign trace_drsp_o       = drsp;
   assign trace_drsp_node_o  = drsp_node;
   assign trace_rsp_tx_eng_o = rsp_tx_eng;
+  assign trace_rx_rsp_valid_o = rx_rsp_valid;
+  assign trace_rx_rsp_ready_o = rx_rsp_ready;
+  assign trace_rx_rsp_data_o  = rx_rsp_data;
 
   // The accumulators never wrap: at most two events a cycle, one leaves every cycle.
   `NI_ASSERT(StatPairBounded, pair_acc_q[0] != 2'd3 && pair_acc_q[1] != 2'd3 &&

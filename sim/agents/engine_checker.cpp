@@ -16,6 +16,15 @@ void EngineChecker::announce_transfers(EventBus& bus) {
     const XferEvent e{c, x, XferEvent::What::Live, &d};
     bus.emit([&](Listener& l) { l.on_xfer(e); });
   });
+  model_.on_read_decision([&bus](const ni::ReadAllocModel::Decision& d) {
+    using A = RreqDecisionEvent::Action;
+    const A a = d.action == ni::ReadAllocModel::Action::Serve  ? A::Serve
+                : d.action == ni::ReadAllocModel::Action::Drop ? A::Drop
+                                                               : A::Dup;
+    const RreqDecisionEvent e{d.cycle, d.from, d.tid, d.seq, a,
+                              a == A::Drop ? -1 : int(d.channel)};
+    bus.emit([&](Listener& l) { l.on_rreq_decision(e); });
+  });
   model_.on_finish([&bus](unsigned x, ni::Status st, uint64_t c) {
     const XferEvent e{
         c, x, st == ni::Status::Error ? XferEvent::What::Error : XferEvent::What::Done, nullptr};
@@ -39,6 +48,10 @@ void EngineChecker::on_r(const REvent& e) { model_.r(e.id, e.data, ni::AxiResp(e
 void EngineChecker::on_block(const BlockEvent& e) { model_.block(e.tid, e.desc); }
 void EngineChecker::on_packet(const PacketEvent& e) { model_.packet(e.data); }
 void EngineChecker::on_rsp(const RspEvent& e) { model_.rsp(e.tid, e.seq, e.nack); }
+void EngineChecker::on_rreq(const RreqEvent& e) { model_.rreq(e.head); }
+void EngineChecker::on_drsp(const DrspEvent& e) {
+  model_.drsp(e.taken, e.tid, e.seq, e.nack, e.node);
+}
 void EngineChecker::on_status(const StatusEvent& e) {
   model_.status(e.wch, ni::Status(e.from), ni::Status(e.to));
 }
@@ -67,6 +80,11 @@ void EngineChecker::on_tap(const TapEvent& e) {
   t.tmo = e.tmo;
   t.retx_pop = e.retx_pop;
   t.s2_retx = e.s2_retx;
+  t.rd_enq_req = e.rd_enq_req;
+  t.rd_dec = e.rd_dec;
+  t.rd_action = e.rd_action;
+  t.rd_ch = e.rd_ch;
+  t.rd_tt_we = e.rd_tt_we;
   model_.taps(t);
 }
 void EngineChecker::end_of_cycle(uint64_t cycle) { model_.end_cycle(cycle); }

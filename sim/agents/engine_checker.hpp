@@ -32,6 +32,8 @@ class EngineChecker : public Checker {
   void on_block(const BlockEvent& e) override;
   void on_packet(const PacketEvent& e) override;
   void on_rsp(const RspEvent& e) override;
+  void on_rreq(const RreqEvent& e) override;
+  void on_drsp(const DrspEvent& e) override;
   void on_status(const StatusEvent& e) override;
   void on_tap(const TapEvent& e) override;
   void end_of_cycle(uint64_t cycle) override;

@@ -56,6 +56,19 @@ void RspInMonitor::sample(uint64_t cycle) {
   }
 }
 
+void ReadMonitor::sample(uint64_t cycle) {
+  if (*p_.rreq_valid && *p_.rreq_ready) {
+    RreqEvent e{cycle, p_.rreq.get<8>()};
+    bus_.emit([&](Listener& l) { l.on_rreq(e); });
+  }
+  if (*p_.drsp_valid) {
+    const pkg::rsp_t::Value v = pkg::rsp_t::unpack(uint64_t{*p_.drsp});
+    DrspEvent e{cycle, *p_.drsp_ready != 0, uint16_t(v.tid), uint16_t(v.seq), v.nack != 0,
+                *p_.drsp_node};
+    bus_.emit([&](Listener& l) { l.on_drsp(e); });
+  }
+}
+
 void QosTraceMonitor::on_reset() {
   status_.fill(0);
   raw_.fill(0);
@@ -83,6 +96,11 @@ void QosTraceMonitor::sample(uint64_t cycle) {
   t.tmo = v.tmo;
   t.retx_pop = v.retx_pop;
   t.s2_retx = v.s2_retx;
+  t.rd_enq_req = v.rd_enq_req;
+  t.rd_dec = v.rd_dec;
+  t.rd_action = uint8_t(v.rd_action);
+  t.rd_ch = uint8_t(v.rd_ch);
+  t.rd_tt_we = v.rd_tt_we;
   t.blk_valid = *p_.blk.valid;
   t.blk_ready = *p_.blk.ready;
   t.pkt_valid = *p_.pkt.valid;

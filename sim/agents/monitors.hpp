@@ -57,6 +57,17 @@ class RspInMonitor : public Component {
   EventBus& bus_;
 };
 
+// ni_node's read-request hand-offs and the engine's deferred responses (ICD 16).
+class ReadMonitor : public Component {
+ public:
+  ReadMonitor(const ReadPorts& port, EventBus& bus) : p_(port), bus_(bus) {}
+  void sample(uint64_t cycle) override;
+
+ private:
+  ReadPorts p_;
+  EventBus& bus_;
+};
+
 // qos_engine's trace port (qos_trace_t): the scheduling events of each cycle (with the
 // handshake bits of the engine's own ports) as a TapEvent, and every write channel's status
 // change, decoded after the clock edge.

@@ -42,6 +42,8 @@ void RecvUnitChecker::on_rx(const RxEvent& e) {
   }
 }
 
+void RecvUnitChecker::on_rreq(const RreqEvent& e) { report(chk_.on_rreq(e.head), e.cycle); }
+
 void RecvUnitChecker::on_rsp(const RspEvent& e) {
   report(chk_.on_engine_rsp(e.tid, e.seq, e.nack), e.cycle);
 }

@@ -65,6 +65,20 @@ struct RspEvent {
   uint16_t seq;
   bool nack;
 };
+// A read request handed from the receive unit to the engine (ICD 16): its READ_REQ head beat.
+struct RreqEvent {
+  uint64_t cycle;
+  std::array<uint64_t, 8> head;
+};
+// The engine's deferred response to a read request, offered (taken: handshake) this cycle.
+struct DrspEvent {
+  uint64_t cycle;
+  bool taken;
+  uint16_t tid;
+  uint16_t seq;
+  bool nack;
+  uint16_t node;  // the node it goes to
+};
 struct StatusEvent {
   uint64_t cycle;
   uint16_t wch;  // page * 64 + channel
@@ -91,7 +105,7 @@ struct TapEvent {
   uint16_t deq_node;
   bool deq_first;
   bool enq;         // an enqueue was granted
-  uint8_t enq_src;  // 0 ACK handler, 1 segmenter, 2 AXI slave
+  uint8_t enq_src;  // 0 ACK handler, 1 segmenter, 2 AXI slave, 3 read-channel allocator
   uint8_t enq_qid;
   uint16_t enq_node;
   bool s2_fire;  // segmenter stage 2 completed its node
@@ -105,6 +119,12 @@ struct TapEvent {
   bool tmo;       // the timeout FSM offers a timeout event
   bool retx_pop;  // stage 1 takes a re-issue request
   bool s2_retx;   // stage 2 holds a re-issue request
+  // the read-channel allocator (ICD 16)
+  bool rd_enq_req;     // requests an enqueue (source 3)
+  bool rd_dec;         // decides on a read request
+  uint8_t rd_action;   // 0 serve, 1 drop (no channel), 2 re-issue matched
+  uint8_t rd_ch;       // read channel - 64
+  bool rd_tt_we;       // writes the Transfer Table
 };
 
 // ---- the full NI (ICD 15) ------------------------------------------------------------------
@@ -171,6 +191,16 @@ struct XferEvent {
   What what;
   const ni::Descriptor* desc;  // Live: the transfer's descriptor
 };
+// The read-channel allocator's decision on a read request (ICD 16; the log's "rreq" event),
+// as the engine model predicted and checked it.
+struct RreqDecisionEvent {
+  enum class Action : uint8_t { Serve, Drop, Dup };
+  uint64_t cycle;
+  uint16_t from;
+  unsigned tid, seq;
+  Action action;
+  int channel;  // 64..127 served or matched; -1 for a drop
+};
 // A complete notification record landed in a node's memory (the log's "notify" event).
 struct NotifyEvent {
   uint64_t cycle;
@@ -191,6 +221,9 @@ class Listener {
   virtual void on_packet(const PacketEvent&) {}
   virtual void on_rsp(const RspEvent&) {}
   virtual void on_status(const StatusEvent&) {}
+  virtual void on_rreq(const RreqEvent&) {}
+  virtual void on_drsp(const DrspEvent&) {}
+  virtual void on_rreq_decision(const RreqDecisionEvent&) {}
   virtual void on_tap(const TapEvent&) {}
   virtual void on_memwr(const MemWrEvent&) {}
   virtual void on_tx(const TxEvent&) {}

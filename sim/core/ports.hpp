@@ -102,6 +102,18 @@ struct RspInPorts {
   uint32_t* rsp;
 };
 
+// ni_node's read-request interface between the receive unit and the engine, and the engine's
+// deferred responses (ICD 16), as trace outputs.
+struct ReadPorts {
+  const uint8_t* rreq_valid;
+  const uint8_t* rreq_ready;
+  WideOut rreq;  // 512 bits: the READ_REQ head beat
+  const uint8_t* drsp_valid;
+  const uint8_t* drsp_ready;
+  const uint32_t* drsp;  // rsp_t {seq, tid, nack}
+  const uint16_t* drsp_node;
+};
+
 // A 512-bit network stream (ICD 10), seen from the node: `Tx` leaves the node, `Rx` enters.
 struct StreamTxPorts {
   const uint8_t* valid;

@@ -183,10 +183,30 @@ TEST_CASE("R9: dst[47:0] + size crossing 2^48", "[validation]") {
   CHECK(judge(i, v) == Verdict::R9DstCross);
 }
 
+TEST_CASE("R11: read rules (ICD 16)", "[validation]") {
+  FakeView v;
+  Descriptor d = mem(4);
+  d.read = true;
+  d.src = (uint64_t{3} << 48) | 0x1000;
+  CHECK(judge(d, v) == Verdict::Accept);  // a read of node 3's memory
+  Descriptor top = d;                     // the remote source may end exactly at 2^48
+  top.src = (uint64_t{3} << 48) | ((uint64_t{1} << 48) - top.size);
+  CHECK(judge(top, v) == Verdict::Accept);
+  Descriptor over = top;  // ... one byte further crosses it
+  over.src += 1;
+  CHECK(judge(over, v) == Verdict::R11Read);
+  Descriptor i = inl(4, 8);  // no inline reads
+  i.read = true;
+  CHECK(judge(i, v) == Verdict::R11Read);
+  Descriptor w = over;  // the same source range is fine for a write (only dst is checked)
+  w.read = false;
+  CHECK(judge(w, v) == Verdict::Accept);
+}
+
 TEST_CASE("R10: reserved bits", "[validation]") {
   FakeView v;
   Line a = line0(mem(4));
-  a[3] |= uint64_t{1} << 40;
+  a[3] |= uint64_t{1} << 41;  // (bit 40 is `read`, ICD 16)
   CHECK(judge_first_line(2, 4, a, v) == Verdict::R10Reserved);
   Line b = line0(mem(4));
   b[3] |= uint64_t{1} << 62;

@@ -45,6 +45,11 @@ NiNodeDut::NiNodeDut(VerilatedContext& ctx, const std::string& name)
       PktPorts{&m.trace_pkt_valid_o, tap(m.trace_pkt_ready_o), wide_out(m.trace_pkt_data_o)};
   ports_.rsp = RspInPorts{tap(m.trace_rsp_valid_o), &m.trace_rsp_ready_o, tap(m.trace_rsp_o)};
   ports_.rx_busy = &m.trace_rx_busy_o;
+  ports_.rx_rsp = StreamTxPorts{&m.trace_rx_rsp_valid_o, tap(m.trace_rx_rsp_ready_o),
+                                wide_out(m.trace_rx_rsp_data_o), nullptr};
+  ports_.rd = ReadPorts{&m.trace_rreq_valid_o, &m.trace_rreq_ready_o, wide_out(m.trace_rreq_o),
+                        &m.trace_drsp_valid_o, &m.trace_drsp_ready_o, &m.trace_drsp_o,
+                        &m.trace_drsp_node_o};
 }
 
 NiNodeDut::~NiNodeDut() = default;

@@ -20,6 +20,8 @@ struct NiNodePorts {
   AxiSlavePorts axi;  // CPU port
   AxiMemPorts mem;    // memory master
   StreamTxPorts req_tx, rsp_tx;
+  StreamTxPorts rx_rsp;  // the receive unit's responses before they share rsp_tx (trace)
+  ReadPorts rd;          // read requests to the engine, its deferred responses (trace)
   StreamRxPorts req_rx, rsp_rx;
   uint16_t* node_id;
   const uint8_t* init_done;

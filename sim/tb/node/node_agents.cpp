@@ -21,7 +21,8 @@ NodeAgents::NodeAgents(VerilatedContext& ctx, unsigned id, Rng& axi_rng, Rng& me
   axi_ = std::make_unique<AxiMaster>(io.axi, axi_rng, opt.axi);
   mem_ = std::make_unique<MemModel>(io.mem, mem_rng, opt.memory, uint16_t(id), bus_);
   rx_mon_ =
-      std::make_unique<RxMonitor>(RxMonitor::Ports{io.mem, io.rsp_tx, io.req_rx, io.rsp_rx}, bus_);
+      std::make_unique<RxMonitor>(RxMonitor::Ports{io.mem, io.rx_rsp, io.req_rx, io.rsp_rx}, bus_);
+  rd_mon_ = std::make_unique<ReadMonitor>(io.rd, bus_);
   trace_mon_ = std::make_unique<QosTraceMonitor>(
       QosTraceMonitor::Ports{io.trace, io.blk, io.pkt, io.rsp, io.init_done}, bus_);
   axi_mon_ = std::make_unique<AxiSlaveMonitor>(io.axi, bus_);
@@ -47,6 +48,7 @@ void NodeAgents::add_stimulus(SimCtrl& ctrl) {
 
 void NodeAgents::add_monitors(SimCtrl& ctrl) {
   ctrl.add(*rx_mon_);
+  ctrl.add(*rd_mon_);
   ctrl.add(*trace_mon_);
   ctrl.add(*axi_mon_);
   ctrl.add(*rsp_mon_);

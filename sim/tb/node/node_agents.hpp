@@ -80,6 +80,7 @@ class NodeAgents {
   std::unique_ptr<AxiMaster> axi_;
   std::unique_ptr<MemModel> mem_;
   std::unique_ptr<RxMonitor> rx_mon_;
+  std::unique_ptr<ReadMonitor> rd_mon_;
   std::unique_ptr<QosTraceMonitor> trace_mon_;
   std::unique_ptr<AxiSlaveMonitor> axi_mon_;
   std::unique_ptr<RspInMonitor> rsp_mon_;
