@@ -196,8 +196,8 @@ std::ostream& operator<<(std::ostream& os, const Descriptor& d) { return os << d
 bool Descriptor::operator==(const Descriptor& o) const {
   return page == o.page && channel == o.channel && kind == o.kind && src == o.src && dst == o.dst &&
          size == o.size && prio == o.prio && notify == o.notify && read == o.read &&
-         notify_addr == o.notify_addr &&
-         notify_tag == o.notify_tag && payload == o.payload && is_long() == o.is_long();
+         notify_addr == o.notify_addr && notify_tag == o.notify_tag && payload == o.payload &&
+         is_long() == o.is_long();
 }
 
 }  // namespace ni

@@ -136,8 +136,7 @@ void EngineModel::end_cycle(uint64_t c) {
 
 bool EngineModel::quiescent() const {
   return seg_.idle() && mh_.idle() && st_.fin_fifo.empty() && st_.rq.empty() && sb_.idle() &&
-         st_.metrics.live_now == 0 && sched_.empty() && rd_.quiescent() &&
-         rd_.busy_channels() == 0;
+         st_.metrics.live_now == 0 && sched_.empty() && rd_.quiescent() && rd_.busy_channels() == 0;
 }
 
 std::vector<std::string> EngineModel::final_check(uint64_t cycle) {

@@ -147,7 +147,7 @@ struct EngineState {
   std::deque<RetxReq> rq;       // re-issue requests (Message Handler -> segmenter stage 1)
   std::optional<unsigned> tmo;  // this cycle's timeout event (TID), from the timeout FSM
   unsigned fin_fifo_start = 0;  // its size at the start of the cycle (the RTL's full flag)
-  std::vector<std::pair<unsigned, Status>> finishes;  // status changes of this cycle's finishes
+  std::vector<std::pair<unsigned, Status>> finishes;   // status changes of this cycle's finishes
   std::vector<std::pair<unsigned, bool>> rd_finishes;  // read channels' transfers (xfer, err)
   unsigned axi_wait = 0;      // cycles the AXI slave's enqueue has been refused in a row
   bool axi_starving = false;  // axi_wait >= AxiMaxWait at the start of this cycle

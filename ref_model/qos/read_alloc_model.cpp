@@ -36,8 +36,9 @@ void ReadAllocModel::serve(uint64_t c, const Req& r, unsigned ch) {
   const unsigned x = xfer_id(page, WrChPerPage + ch);
   Xfer& X = st_.xf[x];
   if (X.where != Where::Idle) {
-    st_.fail(c, "read channel " + std::to_string(WrChPerPage + ch) + " of page " +
-                    std::to_string(page) + " served while its transfer is still active",
+    st_.fail(c,
+             "read channel " + std::to_string(WrChPerPage + ch) + " of page " +
+                 std::to_string(page) + " served while its transfer is still active",
              "", int(x));
   }
   X = Xfer{};
@@ -91,12 +92,11 @@ void ReadAllocModel::cycle(uint64_t c) {
       const Chan& k = ch_[a.rch];
       if (drsp_->tid != k.tid || drsp_->seq != k.aseq || drsp_->nack != a.err ||
           drsp_->node != k.src) {
-        st_.fail(c, "deferred response: expected " + std::string(a.err ? "NACK" : "ACK") +
-                        " tid " + std::to_string(k.tid) + " seq " + std::to_string(k.aseq) +
-                        " to node " + std::to_string(k.src) + ", offered " +
-                        (drsp_->nack ? "NACK" : "ACK") + " tid " + std::to_string(drsp_->tid) +
-                        " seq " + std::to_string(drsp_->seq) + " to node " +
-                        std::to_string(drsp_->node));
+        st_.fail(c, "deferred response: expected " + std::string(a.err ? "NACK" : "ACK") + " tid " +
+                        std::to_string(k.tid) + " seq " + std::to_string(k.aseq) + " to node " +
+                        std::to_string(k.src) + ", offered " + (drsp_->nack ? "NACK" : "ACK") +
+                        " tid " + std::to_string(drsp_->tid) + " seq " +
+                        std::to_string(drsp_->seq) + " to node " + std::to_string(drsp_->node));
       }
       if (drsp_->taken) popping = a.rch;
     }
@@ -142,15 +142,15 @@ void ReadAllocModel::cycle(uint64_t c) {
       const bool ch_ok = dn.action == Action::Drop || t.rd_ch + WrChPerPage == dn.channel;
       if (t.rd_action != static_cast<unsigned>(dn.action) || !ch_ok) {
         st_.fail(c, "read request (node " + std::to_string(dn.from) + " tid " +
-                        std::to_string(dn.tid) + " seq " + std::to_string(dn.seq) +
-                        "): expected " + action_name(dn.action) + " channel " +
-                        std::to_string(dn.channel) + ", DUT action " +
-                        std::to_string(t.rd_action) + " channel " +
+                        std::to_string(dn.tid) + " seq " + std::to_string(dn.seq) + "): expected " +
+                        action_name(dn.action) + " channel " + std::to_string(dn.channel) +
+                        ", DUT action " + std::to_string(t.rd_action) + " channel " +
                         std::to_string(t.rd_ch + WrChPerPage));
       }
       if (dn.action == Action::Dup) {
         Chan& k = ch_[rch_of(page, *match)];
-        const bool offered = drsp_ && !answers_.empty() && answers_.front().rch == rch_of(page, *match);
+        const bool offered =
+            drsp_ && !answers_.empty() && answers_.front().rch == rch_of(page, *match);
         if (seq_newer(r.h.seq, k.aseq) && !offered) k.aseq = r.h.seq;
         ++ctr_[1];
       } else if (dn.action == Action::Drop) {
@@ -182,7 +182,8 @@ void ReadAllocModel::cycle(uint64_t c) {
   // Read channels whose transfer finished in this cycle.
   for (const auto& [x, err] : st_.rd_finishes) {
     const unsigned rc = rch_of(xfer_page(x), xfer_channel(x) - WrChPerPage);
-    if (!ch_[rc].busy) st_.fail(c, "read channel transfer " + std::to_string(x) + " finished on an idle channel");
+    if (!ch_[rc].busy)
+      st_.fail(c, "read channel transfer " + std::to_string(x) + " finished on an idle channel");
     answers_.push_back(Answer{rc, err});
   }
 }

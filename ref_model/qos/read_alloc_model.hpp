@@ -86,11 +86,11 @@ class ReadAllocModel {
 
   EngineState& st_;
   std::array<Chan, NumPages * RdChPerPage> ch_{};
-  std::optional<Req> a_;             // stage A
-  std::optional<Enq> e_;             // the served transfer's enqueue, from the next cycle
-  std::deque<Answer> answers_;       // finished channels, in order
-  std::optional<Bits512> in_;        // the request taken this cycle (stage A next cycle)
-  std::optional<Drsp> drsp_;         // the response offered this cycle
+  std::optional<Req> a_;        // stage A
+  std::optional<Enq> e_;        // the served transfer's enqueue, from the next cycle
+  std::deque<Answer> answers_;  // finished channels, in order
+  std::optional<Bits512> in_;   // the request taken this cycle (stage A next cycle)
+  std::optional<Drsp> drsp_;    // the response offered this cycle
   bool granted_ = false;
   bool refused_ = false;
   DecisionHook hook_;

@@ -89,8 +89,7 @@ SegmenterModel::Plan SegmenterModel::plan() const {
       p.need_blk = d.kind != Kind::Inline && !d.read;
       p.direct_ctrl = p.need_blk && p.is_last && d.notify && p.inflight == 0;
       p.need_pkt = d.kind == Kind::Inline || d.read || p.direct_ctrl;
-      p.need_enq = d.kind != Kind::Inline && !p.is_last &&
-                   p.inflight + 1 < st_.cfg.max_outstanding;
+      p.need_enq = d.kind != Kind::Inline && !p.is_last && p.inflight + 1 < st_.cfg.max_outstanding;
     }
   }
   return p;
@@ -292,8 +291,8 @@ void SegmenterModel::apply(uint64_t c, const Plan& p) {
       park = Park::Wait;
     } else {
       if (d.read) {
-        sb_.expect_packet(
-            make_read_packet(d, p.k, uint16_t(p.tid), uint16_t(seq), st_.cfg.node_id), x);
+        sb_.expect_packet(make_read_packet(d, p.k, uint16_t(p.tid), uint16_t(seq), st_.cfg.node_id),
+                          x);
       } else {
         sb_.expect_block(p.tid, expected_block_desc(d, p.k, X.flow, uint16_t(seq)), x, c);
       }

@@ -113,9 +113,9 @@ module read_alloc
     free_any  = |free;
     match_ch  = '0;
     free_ch   = '0;
-    for (int c = RdChPerPage - 1; c >= 0; c--) begin
-      if (match[c]) match_ch = RchW'(c);
-      if (free[c])  free_ch  = RchW'(c);
+    for (int unsigned c = RdChPerPage; c > 0; c--) begin  // the lowest wins
+      if (match[c-1]) match_ch = RchW'(c - 1);
+      if (free[c-1])  free_ch  = RchW'(c - 1);
     end
   end
 

@@ -246,8 +246,7 @@ module transfer_segmenter
   // Line 1 holds w4..w7: only w4/w5 matter here (w6 is reserved, w7 only carries `last`).
   // The control word's reserved/last/long bits were checked by the AXI slave.
   logic unused_desc;
-  assign unused_desc = ^{line1[255:128], ctrl.last, ctrl.rsvd, ctrl.is_long, si.rsvd,
-                         rd_dst[63:48]};
+  assign unused_desc = ^{line1[255:128], ctrl.last, ctrl.rsvd, ctrl.is_long, si.rsvd};
   // Stage 2's metadata write of the previous cycle (a re-issue and its transfer's own node
   // can follow each other through stage 2).
   logic    segw_we_q;
@@ -454,6 +453,8 @@ module transfer_segmenter
   // bytes, as stage 3 computes them for a block descriptor.
   logic [63:0] rd_src, rd_dst;
   logic [31:0] rd_bytes;
+  logic        unused_rd_dst;  // the local destination's node bits: the issuer's id instead
+  assign unused_rd_dst = ^rd_dst[63:48];
 
   always_comb begin
     logic [63:0] offset;
@@ -465,7 +466,7 @@ module transfer_segmenter
       offset   = {30'd0, k - cnt_t'(1), 16'd0} + {47'd0, 1'b0, si.first_len_m1} + 64'd1;
       rd_src   = w0 + offset;
       rd_dst   = {w1[63:48], w1[47:16] + {14'd0, k}, 16'd0};
-      rd_bytes = is_last ? ({16'd0, si.last_len_m1} + 32'd1) : 32'(BlockBytes);
+      rd_bytes = is_last ? ({16'd0, si.last_len_m1} + 32'd1) : BlockBytes;
     end
   end
 

@@ -21,8 +21,7 @@ void EngineChecker::announce_transfers(EventBus& bus) {
     const A a = d.action == ni::ReadAllocModel::Action::Serve  ? A::Serve
                 : d.action == ni::ReadAllocModel::Action::Drop ? A::Drop
                                                                : A::Dup;
-    const RreqDecisionEvent e{d.cycle, d.from, d.tid, d.seq, a,
-                              a == A::Drop ? -1 : int(d.channel)};
+    const RreqDecisionEvent e{d.cycle, d.from, d.tid, d.seq, a, a == A::Drop ? -1 : int(d.channel)};
     bus.emit([&](Listener& l) { l.on_rreq_decision(e); });
   });
   model_.on_finish([&bus](unsigned x, ni::Status st, uint64_t c) {

@@ -63,8 +63,8 @@ void ReadMonitor::sample(uint64_t cycle) {
   }
   if (*p_.drsp_valid) {
     const pkg::rsp_t::Value v = pkg::rsp_t::unpack(uint64_t{*p_.drsp});
-    DrspEvent e{cycle, *p_.drsp_ready != 0, uint16_t(v.tid), uint16_t(v.seq), v.nack != 0,
-                *p_.drsp_node};
+    DrspEvent e{cycle,           *p_.drsp_ready != 0, uint16_t(v.tid),
+                uint16_t(v.seq), v.nack != 0,         *p_.drsp_node};
     bus_.emit([&](Listener& l) { l.on_drsp(e); });
   }
 }

@@ -120,11 +120,11 @@ struct TapEvent {
   bool retx_pop;  // stage 1 takes a re-issue request
   bool s2_retx;   // stage 2 holds a re-issue request
   // the read-channel allocator (ICD 16)
-  bool rd_enq_req;     // requests an enqueue (source 3)
-  bool rd_dec;         // decides on a read request
-  uint8_t rd_action;   // 0 serve, 1 drop (no channel), 2 re-issue matched
-  uint8_t rd_ch;       // read channel - 64
-  bool rd_tt_we;       // writes the Transfer Table
+  bool rd_enq_req;    // requests an enqueue (source 3)
+  bool rd_dec;        // decides on a read request
+  uint8_t rd_action;  // 0 serve, 1 drop (no channel), 2 re-issue matched
+  uint8_t rd_ch;      // read channel - 64
+  bool rd_tt_we;      // writes the Transfer Table
 };
 
 // ---- the full NI (ICD 15) ------------------------------------------------------------------
