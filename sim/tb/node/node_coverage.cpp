@@ -56,13 +56,8 @@ void NodeCoverage::declare() {
   db_.describe("ni.tx.kind", "packets put on the networks, by wire kind");
   // NACKs and bad CRCs come from the fault runs (retransmission recovers them) and the
   // vectors' injected packets (vectors/ni_*.json).
-  for (unsigned k = 0; k < rdma_read::kNumWireKinds; ++k) {
-    // READ_REQ (ICD 16) needs traffic.read_pct > 0 and the RTL that serves reads.
-    db_.declare("ni.tx.kind", rdma_read::kWireKindNames[k],
-                k == rdma_read::kWireKindReadReq
-                    ? "read requests: only runs with traffic.read_pct > 0 (ICD 16) send them"
-                    : "");
-  }
+  // READ_REQ (ICD 16) is hit only by runs with traffic.read_pct > 0 on the RTL that has reads.
+  for (const char* k : rdma_read::kWireKindNames) db_.declare("ni.tx.kind", k);
   db_.describe("ni.tx.npkts", "data packets by the packet count of their block");
   for (const char* b : {"1", "2-7", "8-31", "32-63", "64"}) db_.declare("ni.tx.npkts", b);
   db_.describe("ni.tx.len", "data packets by payload length");
