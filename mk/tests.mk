@@ -66,5 +66,10 @@ $(tb_ni_node_OBJS): MODEL_INC += -DVM_TRACE=1 -DVM_TRACE_FST=1
 $(BUILD)/tests/tb_ni_node: LDLIBS += $(FST_LIBS)
 
 # ---- harness agents alone (no verilated model): tests/agents/*.cpp -> build/tests/test_agents
-AGENTS_TB_OBJS := $(call obj_of,sim/agents/network.cpp sim/agents/e2e_scoreboard.cpp)
+# The network and the scoreboard; the random CPU (on an AXI master never clocked), the
+# configuration, scenarios and the log writer (tests/agents/test_rdma_read.cpp).
+AGENTS_TB_OBJS := $(call obj_of,sim/agents/network.cpp sim/agents/e2e_scoreboard.cpp \
+                    sim/agents/cpu.cpp sim/agents/axi_master.cpp sim/agents/responder.cpp \
+                    sim/agents/stall_injector.cpp sim/env/config.cpp sim/env/scenario.cpp \
+                    sim/env/log_writer.cpp)
 $(eval $(call CATCH_TB,test_agents,$(wildcard tests/agents/*.cpp),,$(AGENTS_TB_OBJS) $(REF_LIB)))

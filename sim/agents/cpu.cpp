@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "ref_model/qos/descriptor_write_model.hpp"
+#include "sim/core/rdma_read.hpp"
 
 namespace sim {
 
@@ -69,8 +70,11 @@ uint32_t Cpu::random_size(bool inline_kind) {
   return uint32_t(rng_.range(std::min<uint32_t>(65537, mx), mx));
 }
 
-ni::Descriptor Cpu::random_descriptor(unsigned page, unsigned ch) {
-  ni::Descriptor d;
+std::vector<uint64_t> Cpu::Drawn::words() const { return rdma_read::encode(d, read); }
+
+Cpu::Drawn Cpu::random_descriptor(unsigned page, unsigned ch) {
+  Drawn drawn;
+  ni::Descriptor& d = drawn.d;
   d.page = page;
   d.channel = ch;
   const unsigned total = cfg_.w_tid + cfg_.w_1x + cfg_.w_4x + cfg_.w_inline;
@@ -86,11 +90,20 @@ ni::Descriptor Cpu::random_descriptor(unsigned page, unsigned ch) {
   d.prio = uint8_t(rng_.range(0, std::min(cfg_.prio_max, 15u)));
   d.size = random_size(d.kind == ni::Kind::Inline);
   d.notify = rng_.percent(cfg_.notify_pct);
+  // RDMA Read (ICD 16): memory kinds only; drawn only when configured, so that read_pct 0
+  // leaves the random stream as it was.
+  const bool read = cfg_.read_pct != 0 && d.kind != ni::Kind::Inline && rng_.percent(cfg_.read_pct);
+  drawn.read = read;
+  rdma_read::set_read(d, read);
   if (cfg_.nodes != 0) {
     // Full NI: a real destination node, a destination nobody else writes, a source below
-    // 2^47 (its bits 63:48 random half the time: the NI ignores them, ICD 10).
+    // 2^47 (its bits 63:48 random half the time: the NI ignores them, ICD 10). A read: the
+    // node drawn is the responder, whose source (below 2^47, the pattern) it names in
+    // src_addr[63:48]; the bytes land in this node's own memory, at a destination of its own
+    // (dst_addr[63:48], ignored by the NI, names this node); the notification too.
     const uint64_t node = rng_.range(0, cfg_.nodes - 1) << 48;
-    d.dst = node | alloc_dst(d.size, rng_.percent(cfg_.aligned_pct));
+    const uint64_t self = uint64_t{cfg_.self_node} << 48;
+    d.dst = (read ? self : node) | alloc_dst(d.size, rng_.percent(cfg_.aligned_pct));
     if (d.kind == ni::Kind::Inline) {
       d.payload.resize(d.size);
       for (auto& b : d.payload) b = uint8_t(rng_.range(0, 255));
@@ -99,14 +112,18 @@ ni::Descriptor Cpu::random_descriptor(unsigned page, unsigned ch) {
       const uint64_t half = kAddrSpace / 2;
       uint64_t s = rng_.range(0, half - d.size);
       if (rng_.percent(cfg_.aligned_pct)) s &= ~uint64_t{0x3F};
-      if (rng_.percent(50)) s |= rng_.range(1, 0xFFFF) << 48;
+      if (read) {
+        s |= node;
+      } else if (rng_.percent(50)) {
+        s |= rng_.range(1, 0xFFFF) << 48;
+      }
       d.src = s;
       if (d.notify) {
         d.notify_addr = (rng_.range(0, 0xFFFF) << 48) | alloc_dst(16, false);
         d.notify_tag = rng_.bits64();
       }
     }
-    return d;
+    return drawn;
   }
   const uint64_t node = rng_.range(0, 0xFFFF) << 48;
   uint64_t a48 = rng_.range(0, kAddrSpace - 1);
@@ -120,12 +137,16 @@ ni::Descriptor Cpu::random_descriptor(unsigned page, unsigned ch) {
     if (d.size <= 16 && rng_.percent(cfg_.inline_long_pct)) d.long_mode = ni::LongMode::Long;
   } else {
     d.src = rng_.bits64();
+    // A read's source may not cross 2^48 (ICD 16); its node bits name the responder.
+    if (read && (d.src & (kAddrSpace - 1)) + d.size > kAddrSpace)
+      d.src =
+          (d.src & ~(kAddrSpace - 1)) | ((d.src & (kAddrSpace - 1)) % (kAddrSpace - d.size + 1));
     if (d.notify) {
       d.notify_addr = rng_.bits64();
       d.notify_tag = rng_.bits64();
     }
   }
-  return d;
+  return drawn;
 }
 
 uint64_t Cpu::alloc_dst(uint64_t n, bool block_aligned) {
@@ -238,7 +259,8 @@ void Cpu::issue_descriptor(uint64_t cycle, bool intruder) {
   if (busy_count_ + writing_ >= cfg_.max_live) return;
   unsigned page = 0, ch = 0;
   // Decide the shape before the channel: long descriptors need an even pair.
-  ni::Descriptor d = random_descriptor(0, 0);
+  Drawn drawn = random_descriptor(0, 0);
+  ni::Descriptor& d = drawn.d;
   if (!pick_channel(d.is_long(), page, ch)) return;
   d.page = page;
   d.channel = ch;
@@ -262,7 +284,7 @@ void Cpu::issue_descriptor(uint64_t cycle, bool intruder) {
     ch_[w] = Ch::Busy;
     if (early_[w] != 0) finish_channel(w, early_[w] == 3);  // a 32-channel read saw it end
   };
-  const std::vector<uint64_t> words = d.encode();
+  const std::vector<uint64_t> words = drawn.words();
   if (!intruder) {
     write_words(page, ch, words, on_done);
     return;
@@ -306,7 +328,8 @@ void Cpu::issue_descriptor(uint64_t cycle, bool intruder) {
 // ---------------------------------------------------------------------------------------------
 // Deliberately illegal writes: each one leaves no partial line behind. One of 14 kinds, drawn
 // uniformly: the descriptor rules R1, R2, R4..R10 of docs/design.md section 3 as whole lines,
-// then five kinds of AXI-level errors.
+// then five kinds of AXI-level errors; with reads configured (read_pct > 0) two more, ICD 16's
+// read rules: a read of kind inline, a read whose source crosses 2^48.
 // ---------------------------------------------------------------------------------------------
 void Cpu::issue_illegal(uint64_t cycle) {
   ++illegal_sent_;
@@ -314,14 +337,16 @@ void Cpu::issue_illegal(uint64_t cycle) {
   Target t{page, 0};
   // A free channel when there is one (otherwise the write also breaks R2, still illegal).
   pick_channel(false, t.page, t.ch);
-  ni::Descriptor d = random_descriptor(t.page, t.ch);
+  ni::Descriptor d = random_descriptor(t.page, t.ch).d;
+  rdma_read::set_read(d, false);
   d.notify = false;
   d.long_mode = ni::LongMode::Short;
   if (d.kind == ni::Kind::Inline) {
     d.size = std::min<uint32_t>(d.size, 16);
     d.payload.resize(d.size);
   }
-  const unsigned kind = unsigned(rng_.range(0, 13));
+  // The read kinds only with reads configured: without them the stream is as it was.
+  const unsigned kind = unsigned(rng_.range(0, cfg_.read_pct != 0 ? 15 : 13));
   if (kind == 1) {
     if (!illegal_busy_channel(d)) {
       // No channel can be relied on to stay busy: draw again.
@@ -330,7 +355,7 @@ void Cpu::issue_illegal(uint64_t cycle) {
     }
     return;
   }
-  if (kind >= 9) {
+  if (kind >= 9 && kind <= 13) {
     illegal_axi(kind, d, t);
     return;
   }
@@ -344,7 +369,8 @@ void Cpu::count_illegal(bool accepted) {
   if (!accepted) ++illegal_rejected_;
 }
 
-// The words of a line that breaks descriptor rule `kind` (0, 2..8); may move the target.
+// The words of a line that breaks descriptor rule `kind` (0, 2..8, 14, 15); may move the
+// target.
 std::vector<uint64_t> Cpu::illegal_line(unsigned kind, const ni::Descriptor& d, Target& t,
                                         std::string& how) {
   std::vector<uint64_t> words;
@@ -396,15 +422,36 @@ std::vector<uint64_t> Cpu::illegal_line(unsigned kind, const ni::Descriptor& d, 
       e.size = 2 + uint32_t(rng_.range(0, 1u << 20));
       e.dst = (e.dst & 0xFFFF000000000000ull) | (kAddrSpace - 1 - rng_.range(0, e.size - 2));
       return e.encode();
-    default:  // 8, R10: reserved bits
+    case 8: {  // R10: reserved bits
       how = "R10 reserved";
       words = d.encode();
       if (d.kind != ni::Kind::Inline && rng_.percent(50)) {
         words[2] = uint64_t{1} << rng_.range(0, 63);
       } else {
-        words[3] |= uint64_t{1} << (40 + rng_.range(0, 22));
+        // Bits 62:40 of w3; bit 40 is `read` (ICD 16), legal on a memory transfer: there the
+        // draw that names it sets bit 62 instead (the same draws as before reads).
+        unsigned bit = 40 + unsigned(rng_.range(0, 22));
+        if (bit == rdma_read::kCtrlReadBit && d.kind != ni::Kind::Inline) bit = 62;
+        words[3] |= uint64_t{1} << bit;
       }
       return words;
+    }
+    case 14:  // ICD 16: a read of kind inline
+      how = "R16 read inline";
+      e.kind = ni::Kind::Inline;
+      e.size = std::clamp<uint32_t>(e.size, 1, 16);
+      e.payload.assign(e.size, 0xA5);
+      e.src = 0;
+      return rdma_read::encode(e, true);
+    default:  // 15, ICD 16: a read whose src_addr[47:0] + size crosses 2^48
+      how = "R16 read src overflow";
+      if (e.kind == ni::Kind::Inline) {
+        e.kind = ni::Kind::Tid;
+        e.payload.clear();
+      }
+      e.size = std::max<uint32_t>(e.size, 2);
+      e.src = (e.src & 0xFFFF000000000000ull) | (kAddrSpace - 1 - rng_.range(0, e.size - 2));
+      return rdma_read::encode(e, true);
   }
 }
 

@@ -42,6 +42,9 @@ struct TrafficConfig {
   unsigned multi_pct = 50;         // 32-channel reads (else single-channel)
   unsigned max_live = 512;         // live transfers at once
   unsigned max_queued_writes = 8;  // AXI writes waiting in the master
+  // RDMA Read (ICD 16): the share of memory transfers (tid, 1x, 4x) that are reads. Drawn
+  // only when above 0, so 0 keeps every seed's random stream as it was before reads.
+  unsigned read_pct = 0;
   // Full NI (ICD 15), set by the N-node test bench, not by the configuration file: with
   // `nodes` >= 1 the destination node is drawn among 0..nodes-1, sources lie below 2^47 and
   // destinations and notification addresses at or above 2^47, each in lines of its own that
@@ -69,6 +72,15 @@ class Cpu : public Component {
   // Stops issuing anything (descriptors, polls): the end of a run, before its read-back.
   void stop() { stopped_ = true; }
 
+  // One random descriptor as the CPU draws it for a legal write (public for the unit tests):
+  // `read` is an RDMA Read (ICD 16), whose words carry control bit 40.
+  struct Drawn {
+    ni::Descriptor d;
+    bool read = false;
+    std::vector<uint64_t> words() const;
+  };
+  Drawn random_descriptor(unsigned page, unsigned ch);
+
  private:
   enum class Ch : uint8_t { Free, Writing, Busy, Reserved };
 
@@ -85,7 +97,6 @@ class Cpu : public Component {
   void count_illegal(bool accepted);
   void issue_poll(uint64_t cycle);
   bool pick_channel(bool need_even_pair, unsigned& page, unsigned& ch);
-  ni::Descriptor random_descriptor(unsigned page, unsigned ch);
   uint32_t random_size(bool inline_kind);
   // Writes the descriptor's words; `done(ok)` when every write has answered.
   void write_words(unsigned page, unsigned ch, const std::vector<uint64_t>& words,

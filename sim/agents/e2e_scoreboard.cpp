@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "sim/agents/e2e_scoreboard.hpp"
 
+#include <algorithm>
 #include <cinttypes>
 #include <cstdio>
 #include <iterator>
+
+#include "ref_model/common/types.hpp"
+#include "sim/core/rdma_read.hpp"
 
 namespace sim {
 
@@ -16,13 +20,28 @@ std::string hex(uint64_t v) {
   return b;
 }
 
-std::string describe(const ni::Descriptor& d, unsigned src) {
-  return std::string(ni::to_string(d.kind)) + " transfer of node " + std::to_string(src) +
-         " (page " + std::to_string(d.page) + " channel " + std::to_string(d.channel) + ", " +
-         std::to_string(d.size) + " bytes to node " + std::to_string(d.dst >> 48) + " " +
-         hex(d.dst & kMask48) + ")";
+// The bytes of the last block of a transfer of `size` bytes to `dst` (ICD 5: blocks aligned
+// to the destination).
+uint32_t last_block_bytes(uint64_t dst, uint32_t size) {
+  const uint64_t end = dst + size;
+  const uint64_t start = std::max(dst, (end - 1) & ~uint64_t{ni::BlockBytes - 1});
+  return uint32_t(end - start);
 }
 }  // namespace
+
+std::string E2eScoreboard::describe(const Xfer& x) {
+  const ni::Descriptor& d = x.d;
+  const std::string where = "(page " + std::to_string(d.page) + " channel " +
+                            std::to_string(d.channel) + ", " + std::to_string(d.size) + " bytes ";
+  if (x.read) {
+    return std::string(ni::to_string(d.kind)) + " read of node " + std::to_string(x.issuer) + " " +
+           where + "from node " + std::to_string(x.src) + " " + hex(d.src & kMask48) + " to " +
+           hex(d.dst & kMask48) + ")";
+  }
+  return std::string(ni::to_string(d.kind)) + " transfer of node " + std::to_string(x.issuer) +
+         (x.served ? " on a read channel " : " ") + where + "to node " +
+         std::to_string(d.dst >> 48) + " " + hex(d.dst & kMask48) + ")";
+}
 
 // What node `node`'s bus tells the scoreboard.
 struct E2eScoreboard::Tap : Listener {
@@ -30,7 +49,7 @@ struct E2eScoreboard::Tap : Listener {
   void on_memwr(const MemWrEvent& e) override { sb.on_node_memwr(node, e); }
   void on_xfer(const XferEvent& e) override {
     if (e.what == XferEvent::What::Live) {
-      sb.on_live(node, e.xfer, *e.desc, e.cycle);
+      sb.on_live(node, e.xfer, *e.desc, e.cycle, rdma_read::is_read(*e.desc));
     } else {
       sb.on_finish(node, e.xfer, e.what == XferEvent::What::Error, e.cycle);
     }
@@ -72,24 +91,37 @@ void E2eScoreboard::add_range(unsigned node, uint64_t a, uint64_t n, uint64_t id
   m.emplace(a, Range{a + n, id, notify});
 }
 
-void E2eScoreboard::on_live(unsigned src, unsigned xfer, const ni::Descriptor& d, uint64_t cycle) {
-  const unsigned dst = unsigned(d.dst >> 48);
-  if (dst >= mem_.size()) {
-    fail(cycle, "harness: " + describe(d, src) + " names a node that does not exist");
-    return;
-  }
-  const uint64_t id = key(src, xfer);
-  if (xfers_.count(id) != 0) {
-    fail(cycle,
-         "harness: transfer " + std::to_string(xfer) + " went live twice: " + describe(d, src));
-    return;
-  }
+void E2eScoreboard::on_live(unsigned node, unsigned xfer, const ni::Descriptor& d, uint64_t cycle,
+                            bool read) {
   Xfer x;
   x.d = d;
-  x.src = src;
-  x.dst = dst;
+  x.issuer = node;
+  x.read = read;
+  x.served = rdma_read::is_read_channel(xfer);
+  // A write: from this node to node dst_addr[63:48]. A read: from the responder, node
+  // src_addr[63:48], into this node (dst_addr[63:48] is ignored, ICD 16).
+  x.src = read ? unsigned(d.src >> 48) : node;
+  x.dst = read ? node : unsigned(d.dst >> 48);
   x.live_cycle = cycle;
+  if (x.src >= mem_.size() || x.dst >= mem_.size()) {
+    fail(cycle, "harness: " + describe(x) + " names a node that does not exist");
+    return;
+  }
+  if (read && x.served) {
+    fail(cycle, "harness: a read on a read channel: " + describe(x));
+    return;
+  }
+  const uint64_t id = key(node, xfer);
+  if (xfers_.count(id) != 0) {
+    fail(cycle, "harness: transfer " + std::to_string(xfer) + " went live twice: " + describe(x));
+    return;
+  }
+  const unsigned dst = x.dst;
+  const bool served = x.served;
   xfers_.emplace(id, std::move(x));
+  // A read channel's transfer writes one block of a live read's destination (and maybe its
+  // record): the read's ranges cover it.
+  if (served) return;
   add_range(dst, d.dst & kMask48, d.size, id, false);
   if (d.notify && d.is_memory()) add_range(dst, d.notify_addr & kMask48, 16, id, true);
 }
@@ -163,6 +195,21 @@ long E2eScoreboard::first_difference(const Xfer& x) const {
   return -1;
 }
 
+std::vector<uint8_t> E2eScoreboard::expected_record(const Xfer& x) {
+  const ni::Descriptor& d = x.d;
+  // A read's record comes with the last block, which the responder served as a write
+  // transfer of that block's bytes (ICD 16): its size, and the responder as src_node.
+  const uint32_t size = x.read ? last_block_bytes(d.dst & kMask48, d.size) : d.size;
+  std::vector<uint8_t> exp(16, 0);
+  for (unsigned i = 0; i < 8; ++i) exp[i] = uint8_t(d.notify_tag >> (8 * i));
+  for (unsigned i = 0; i < 4; ++i) exp[8 + i] = uint8_t(size >> (8 * i));
+  exp[12] = uint8_t(x.src);
+  exp[13] = uint8_t(x.src >> 8);
+  exp[14] = 0x01;
+  exp[15] = 0x00;
+  return exp;
+}
+
 void E2eScoreboard::check_done(const Xfer& x, uint64_t cycle) {
   const ni::Descriptor& d = x.d;
   const uint64_t dst = d.dst & kMask48;
@@ -175,20 +222,16 @@ void E2eScoreboard::check_done(const Xfer& x, uint64_t cycle) {
     char b[160];
     std::snprintf(b, sizeof b, "  byte %zu at node %u %s: expected %02x, memory holds %02x\n", i,
                   x.dst, hex(dst + i).c_str(), want, mem_[x.dst]->byte(dst + i));
-    fail(cycle, "DONE but destination bytes differ from the source: " + describe(d, x.src), b);
+    fail(cycle, "DONE but destination bytes differ from the source: " + describe(x), b);
     return;
   }
+  // A read channel's block: its record, and the statistics, are the read's.
+  if (x.served) return;
   stats_[x.dst].bytes_delivered += d.size;
   if (!(d.notify && d.is_memory())) return;
   const uint64_t na = d.notify_addr & kMask48;
   const std::vector<uint8_t> rec = mem_[x.dst]->read(na, 16);
-  std::vector<uint8_t> exp(16, 0);
-  for (unsigned i = 0; i < 8; ++i) exp[i] = uint8_t(d.notify_tag >> (8 * i));
-  for (unsigned i = 0; i < 4; ++i) exp[8 + i] = uint8_t(d.size >> (8 * i));
-  exp[12] = uint8_t(x.src);
-  exp[13] = uint8_t(x.src >> 8);
-  exp[14] = 0x01;
-  exp[15] = 0x00;
+  const std::vector<uint8_t> exp = expected_record(x);
   if (x.notify_writes == 0 || rec != exp) {
     std::string det = "  expected record";
     for (uint8_t v : exp) det += " " + hex(v).substr(2);
@@ -196,34 +239,44 @@ void E2eScoreboard::check_done(const Xfer& x, uint64_t cycle) {
     for (uint8_t v : rec) det += " " + hex(v).substr(2);
     fail(cycle,
          "DONE but the notification record at node " + std::to_string(x.dst) + " " + hex(na) +
-             " is " + (x.notify_writes ? "wrong" : "missing") + ": " + describe(d, x.src),
+             " is " + (x.notify_writes ? "wrong" : "missing") + ": " + describe(x),
          det + "\n");
     return;
   }
   if (!x.data_ok_at_notify) {
-    fail(cycle, "the notification record was written before all of the transfer's data: " +
-                    describe(d, x.src));
+    fail(cycle,
+         "the notification record was written before all of the transfer's data: " + describe(x));
   }
 }
 
-void E2eScoreboard::on_finish(unsigned src, unsigned xfer, bool error, uint64_t cycle) {
-  const uint64_t id = key(src, xfer);
+void E2eScoreboard::on_finish(unsigned node, unsigned xfer, bool error, uint64_t cycle) {
+  const uint64_t id = key(node, xfer);
   auto it = xfers_.find(id);
   if (it == xfers_.end()) {
-    fail(cycle, "harness: transfer " + std::to_string(xfer) + " of node " + std::to_string(src) +
+    fail(cycle, "harness: transfer " + std::to_string(xfer) + " of node " + std::to_string(node) +
                     " finished but never went live");
     return;
   }
   const Xfer& x = it->second;
   const ni::Descriptor& d = x.d;
+  NodeStats& st = stats_[node];
   if (error) {
-    ++stats_[src].error;
+    if (!x.served) ++st.error;
     if (!allow_errors_) {
-      fail(cycle, "transfer ended ERROR on a fault-free network: " + describe(d, src));
+      fail(cycle, "transfer ended ERROR on a fault-free network: " + describe(x));
     }
   } else {
-    ++stats_[src].done;
+    if (!x.served) ++st.done;
+    if (x.read) {
+      ++st.reads;
+      st.read_bytes += d.size;
+    }
     if (check_data_) check_done(x, cycle);
+  }
+  if (x.served) {
+    // Its lines belong to the read being served, checked and forgotten when that ends.
+    xfers_.erase(it);
+    return;
   }
   // Forget the transfer and its lines: they are never written again by a live transfer.
   const uint64_t dst = d.dst & kMask48;
@@ -242,7 +295,7 @@ std::vector<std::string> E2eScoreboard::final_check(uint64_t cycle) {
   std::vector<std::string> p;
   for (const auto& [id, x] : xfers_) {
     (void)id;
-    p.push_back("never finished: " + describe(x.d, x.src) + ", live since cycle " +
+    p.push_back("never finished: " + describe(x) + ", live since cycle " +
                 std::to_string(x.live_cycle));
     if (p.size() >= 10) break;
   }

@@ -9,6 +9,19 @@
 // the transfers the node's engine model decided (XferEvent: live, finished; random and
 // scenario runs alike) and the writes its memory completed (MemWrEvent). Every complete
 // notification record a memory receives it announces on that node's bus (NotifyEvent).
+//
+// RDMA Read (ICD 16). A live transfer whose descriptor is a read (control bit 40; from the
+// engine model's XferEvent through rdma_read::is_read) is checked at its issuer: its bytes
+// land in the issuer's memory at dst_addr[47:0] and must equal the responder's (node
+// src_addr[63:48]) memory at src_addr[47:0] when it turns DONE; a notifying read's record is
+// in the issuer's memory at the notification address, written after the last data byte and
+// before DONE, and holds the read's tag, the bytes of its last block (the size of the write
+// transfer the responder served that block with, the one that carries the notification),
+// the responder as src_node, 0x0001. A transfer on a read channel (64..127: the responder's
+// engine serving one block of a read) is checked as a write when it turns DONE (its bytes at
+// node dst_addr[63:48] equal its source); its destination and record lie inside the read's
+// ranges, so it adds none of its own, counts in no statistics, and leaves the memory to the
+// read's check.
 #pragma once
 
 #include <cstdint>
@@ -38,10 +51,13 @@ class E2eScoreboard : public Checker {
 
   // Subscribes to node `n`'s event bus, where its notification records are also announced.
   void attach(unsigned n, EventBus& bus);
-  // What the bus of node `src_node` / `node` delivers, by hand (the unit tests): transfer
-  // `xfer` (the source engine's transfer index) went live / finished, a write completed.
-  void on_live(unsigned src_node, unsigned xfer, const ni::Descriptor& d, uint64_t cycle);
-  void on_finish(unsigned src_node, unsigned xfer, bool error, uint64_t cycle);
+  // What the bus of node `node` delivers, by hand (the unit tests): transfer `xfer` (the
+  // node's engine's transfer index, page * 128 + channel) went live / finished, a write
+  // completed. `read`: the descriptor is an RDMA Read (ICD 16) that node issued; the bus
+  // passes rdma_read::is_read(descriptor).
+  void on_live(unsigned node, unsigned xfer, const ni::Descriptor& d, uint64_t cycle,
+               bool read = false);
+  void on_finish(unsigned node, unsigned xfer, bool error, uint64_t cycle);
   void on_node_memwr(unsigned node, const MemWrEvent& e);
 
   std::string name() const override { return "end to end"; }
@@ -50,7 +66,9 @@ class E2eScoreboard : public Checker {
   std::vector<std::string> final_check(uint64_t cycle) override;
 
   struct NodeStats {
-    uint64_t done = 0, error = 0;  // transfers this node sent
+    uint64_t done = 0, error = 0;  // transfers this node issued (writes and reads)
+    uint64_t reads = 0;            // of them: RDMA Reads that ended DONE (ICD 16)
+    uint64_t read_bytes = 0;       // their bytes
     uint64_t bytes_delivered = 0;  // destination bytes of DONE transfers into this node
     uint64_t notifications = 0;    // records written into this node
     uint64_t stray_writes = 0;     // writes outside every live range (allowed with faults)
@@ -61,7 +79,11 @@ class E2eScoreboard : public Checker {
  private:
   struct Xfer {
     ni::Descriptor d;
-    unsigned src = 0, dst = 0;
+    unsigned issuer = 0;  // the node whose engine holds the transfer
+    unsigned src = 0;     // the node whose memory holds the source bytes
+    unsigned dst = 0;     // the node whose memory receives them (and the record)
+    bool read = false;    // an RDMA Read (ICD 16): src the responder, dst the issuer
+    bool served = false;  // on a read channel: a block of a read served as a write
     uint64_t live_cycle = 0;
     uint64_t notify_writes = 0;     // complete records written
     uint64_t notify_bytes = 0;      // bytes of the record being written (it may take 2 bursts)
@@ -90,13 +112,16 @@ class E2eScoreboard : public Checker {
   bool ended_record(unsigned node, uint64_t cycle, const MemWrEvent::Run& r);
   // The first data byte of [dst, dst+size) that differs from the source (-1: none).
   long first_difference(const Xfer& x) const;
+  // The record a notifying transfer's receiver writes (ICD 13): tag, size, src_node, 0x0001.
+  static std::vector<uint8_t> expected_record(const Xfer& x);
+  static std::string describe(const Xfer& x);
   static uint64_t key(unsigned src, unsigned xfer) { return (uint64_t{src} << 16) | xfer; }
 
   std::vector<ni::MemImage*> mem_;
   std::vector<std::unique_ptr<Tap>> taps_;
   std::vector<EventBus*> buses_;                                // per node, once attached
   std::vector<std::map<uint64_t, Range>> ranges_;               // per node: start -> range
-  std::map<uint64_t, Xfer> xfers_;                              // live transfers by (src node, wch)
+  std::map<uint64_t, Xfer> xfers_;                              // live transfers by (node, xfer)
   std::vector<std::map<uint64_t, EndedRecord>> ended_records_;  // per node: address -> record
   std::vector<NodeStats> stats_;
   std::vector<CheckFailure> errors_;

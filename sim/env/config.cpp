@@ -170,7 +170,7 @@ void SimConfig::apply(const json& j, const std::string& where) {
     Obj t = o.sub("traffic");
     t.allow({"mix", "notify_pct", "inline_long_pct", "illegal_pct", "illegal_read_pct",
              "stat_read_pct", "pages", "prio_max", "sizes", "aligned_pct", "wide_pct", "burst_pct",
-             "poll_interval", "multi_pct", "max_live", "max_queued_writes"});
+             "poll_interval", "multi_pct", "max_live", "max_queued_writes", "read_pct"});
     if (t.has("mix")) {
       Obj m = t.sub("mix");
       m.allow({"tid", "1x", "4x", "inline"});
@@ -187,6 +187,7 @@ void SimConfig::apply(const json& j, const std::string& where) {
     t.get_pct("illegal_pct", traffic.illegal_pct);
     t.get_pct("illegal_read_pct", traffic.illegal_read_pct);
     t.get_pct("stat_read_pct", traffic.stat_read_pct);
+    t.get_pct("read_pct", traffic.read_pct);
     if (t.has("pages")) {
       const json& p = t.raw().at("pages");
       if (!p.is_array() || p.empty())
@@ -289,7 +290,8 @@ json SimConfig::to_json() const {
       {"poll_interval", t.poll_interval},
       {"multi_pct", t.multi_pct},
       {"max_live", t.max_live},
-      {"max_queued_writes", t.max_queued_writes}};
+      {"max_queued_writes", t.max_queued_writes},
+      {"read_pct", t.read_pct}};
   j["axi"] = {{"w_with_aw", axi.w_with_aw},
               {"w_gap_pct", axi.w_gap_pct},
               {"aw_gap_pct", axi.aw_gap_pct},

@@ -8,6 +8,7 @@
 #include "ref_model/common/crc32.hpp"
 #include "ref_model/common/packet.hpp"
 #include "ref_model/common/wire.hpp"
+#include "sim/core/rdma_read.hpp"
 
 namespace sim {
 
@@ -21,7 +22,26 @@ const char* status_name(uint8_t s) {
   static const char* const kNames[] = {"IDLE", "BUSY", "DONE", "ERROR"};
   return kNames[s & 3];
 }
+// Engine packet kinds (ICD 7): 0 inline, 1 control, 2 read request (ICD 16; the generated
+// pkg::PktKindRead once the RTL has it, rdma_read::kPktKindRead until then).
+const char* pkt_kind_name(uint64_t k) {
+  if (k == pkg::PktKindInline) return "inline";
+  if (k == rdma_read::kPktKindRead) return "read";
+  return "control";
+}
 }  // namespace
+
+const char* to_string(RreqAction a) {
+  switch (a) {
+    case RreqAction::Serve:
+      return "serve";
+    case RreqAction::Drop:
+      return "drop";
+    case RreqAction::Dup:
+      return "dup";
+  }
+  return "?";
+}
 
 LogWriter::LogWriter(const std::string& path) : own_(true) {
   f_ = std::fopen(path.c_str(), "w");
@@ -88,8 +108,8 @@ void LogWriter::on_packet(const PacketEvent& e) {
                "\"kind\":\"%s\",\"tid\":%" PRIu64 ",\"seq\":%" PRIu64 ",\"xfer\":%" PRIu64
                ",\"len\":%" PRIu64 ",\"dst\":\"0x%" PRIx64 "\",\"notify\":%" PRIu64
                ",\"crc_ok\":%s}\n",
-               h.kind == pkg::PktKindInline ? "inline" : "control", h.tid, h.seq, h.xfer_id, h.len,
-               h.dst_addr, h.notify, crc_ok ? "true" : "false");
+               pkt_kind_name(h.kind), h.tid, h.seq, h.xfer_id, h.len, h.dst_addr, h.notify,
+               crc_ok ? "true" : "false");
 }
 
 void LogWriter::on_rsp(const RspEvent& e) {
@@ -116,25 +136,23 @@ void LogWriter::on_memwr(const MemWrEvent& e) {
 void LogWriter::on_tx(const TxEvent& e) {
   const ni::WirePacket& p = e.packet;
   const ni::WireHead h = p.head();
-  static const char* const kKinds[] = {"inline", "control", "data", "ack", "nack"};
   head(e.cycle, "tx");
   std::fprintf(
       f_,
       "\"net\":\"%s\",\"kind\":\"%s\",\"tid\":%u,\"seq\":%u,\"len\":%u,\"dst\":\"0x%" PRIx64
       "\",\"src_node\":%u,\"npkts\":%u,\"last\":%u,\"retx\":%u,\"notify\":%u,\"beats\":%zu,"
       "\"hcrc_ok\":%s,\"pcrc_ok\":%s}\n",
-      to_string(e.net), h.kind < 5 ? kKinds[h.kind] : "?", h.tid, h.seq, h.len, h.dst_addr,
+      to_string(e.net), rdma_read::wire_kind_name(h.kind), h.tid, h.seq, h.len, h.dst_addr,
       h.src_node, h.npkts, h.last ? 1u : 0u, h.retx ? 1u : 0u, h.notify ? 1u : 0u, p.beats.size(),
       p.hcrc_ok() ? "true" : "false", (!p.is_data() || p.pcrc_ok()) ? "true" : "false");
 }
 
 void LogWriter::on_net(const NetEvent& e) {
-  static const char* const kKinds[] = {"inline", "control", "data", "ack", "nack"};
   std::fprintf(f_,
                "{\"cycle\":%" PRIu64
                ",\"ev\":\"net\",\"action\":\"%s\",\"from\":%u,\"to\":%u,"
                "\"kind\":\"%s\",\"tid\":%u,\"seq\":%u}\n",
-               e.cycle, to_string(e.action), e.from, e.to, e.kind < 5 ? kKinds[e.kind] : "?", e.tid,
+               e.cycle, to_string(e.action), e.from, e.to, rdma_read::wire_kind_name(e.kind), e.tid,
                e.seq);
 }
 
@@ -142,6 +160,16 @@ void LogWriter::on_notify(const NotifyEvent& e) {
   head(e.cycle, "notify");
   std::fprintf(f_, "\"addr\":\"0x%" PRIx64 "\",\"tag\":\"0x%" PRIx64 "\",\"src_node\":%u}\n",
                e.addr, e.tag, e.src_node);
+}
+
+void LogWriter::rreq(uint64_t cycle, unsigned node, unsigned from, unsigned tid, unsigned seq,
+                     int channel, RreqAction action) {
+  std::fprintf(f_,
+               "{\"cycle\":%" PRIu64
+               ",\"ev\":\"rreq\",\"node\":%u,\"from\":%u,\"tid\":%u,\"seq\":%u,"
+               "\"channel\":%d,\"action\":\"%s\"}\n",
+               cycle, node, from, tid, seq, action == RreqAction::Drop ? -1 : channel,
+               to_string(action));
 }
 
 }  // namespace sim

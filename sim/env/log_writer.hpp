@@ -15,6 +15,12 @@
 
 namespace sim {
 
+// What a responder's engine did with a read request (ICD 16): served on a read channel it
+// allocated, dropped for lack of an IDLE read channel, or matched to a busy read channel
+// as a re-issue.
+enum class RreqAction : uint8_t { Serve, Drop, Dup };
+const char* to_string(RreqAction a);
+
 class LogWriter : public Listener {
  public:
   explicit LogWriter(const std::string& path);
@@ -38,6 +44,13 @@ class LogWriter : public Listener {
   void on_tx(const TxEvent& e) override;
   void on_net(const NetEvent& e) override;
   void on_notify(const NotifyEvent& e) override;
+  // ICD 16, at the responder: node `node`'s engine took read request (`tid`, `seq`) of node
+  // `from`: {"cycle":C,"ev":"rreq","node":N,"from":F,"tid":T,"seq":S,"channel":CH,
+  // "action":"serve"|"drop"|"dup"}; `channel` is the read channel (64..127) served or
+  // matched, -1 for a drop. Always carries "node" (the argument; on a node's own writer it is
+  // that node).
+  void rreq(uint64_t cycle, unsigned node, unsigned from, unsigned tid, unsigned seq, int channel,
+            RreqAction action);
 
  private:
   void head(uint64_t cycle, const char* ev);

@@ -8,7 +8,9 @@
 #include <set>
 
 #include "ref_model/common/addr_map.hpp"
+#include "ref_model/common/wire.hpp"
 #include "ref_model/qos/descriptor_write_model.hpp"
+#include "sim/core/rdma_read.hpp"
 
 namespace sim {
 
@@ -190,11 +192,11 @@ std::string ScenarioEvent::what() const {
   return s + ", at cycle " + std::to_string(at) + ")";
 }
 
-AxiWrite descriptor_write(const ni::Descriptor& d, unsigned width) {
+AxiWrite descriptor_write(const ni::Descriptor& d, unsigned width, bool read) {
   AxiWrite w;
   w.addr = ni::desc_addr(d.page, d.channel, 0);
   w.size = width == 16 ? 4 : 3;
-  w.beats = beats_from_words(w.addr, width, d.encode());
+  w.beats = beats_from_words(w.addr, width, rdma_read::encode(d, read));
   return w;
 }
 
@@ -276,7 +278,7 @@ void parse_read(const Ev& v, ScenarioEvent& ev) {
 void parse_descriptor(const Ev& v, ScenarioEvent& ev) {
   ev.op = ScenarioEvent::Op::Descriptor;
   v.allow({"page", "channel", "kind", "src", "dst", "size", "prio", "notify", "notify_addr",
-           "notify_tag", "payload", "width", "expect_resp", "long"});
+           "notify_tag", "payload", "width", "expect_resp", "long", "read"});
   ni::Descriptor& d = ev.desc;
   d.page = unsigned(v.num("page", 15));
   d.channel = unsigned(v.num("channel", 127));
@@ -288,6 +290,10 @@ void parse_descriptor(const Ev& v, ScenarioEvent& ev) {
   d.dst = v.num_or("dst", ~uint64_t{0}, 0);
   d.prio = uint8_t(v.num_or("prio", 15, 0));
   d.notify = v.flag("notify", false);
+  // An RDMA Read (ICD 16): encoded as given, also where the ICD rejects it (kind inline, a
+  // source crossing 2^48), so that a scenario can check the rejection.
+  ev.desc_read = v.flag("read", false);
+  rdma_read::set_read(d, ev.desc_read);
   d.notify_addr = v.num_or("notify_addr", ~uint64_t{0}, 0);
   d.notify_tag = v.num_or("notify_tag", ~uint64_t{0}, 0);
   if (v.has("payload")) {
@@ -319,7 +325,7 @@ void parse_descriptor(const Ev& v, ScenarioEvent& ev) {
   if (ev.width != 8 && ev.width != 16)
     v.error("width", "must be 8 or 16, got " + std::to_string(ev.width));
   if (v.has("expect_resp")) ev.expect_resp = v.resp("expect_resp");
-  ev.write = descriptor_write(d, ev.width);
+  ev.write = descriptor_write(d, ev.width, ev.desc_read);
 }
 
 void parse_ack(const Ev& v, ScenarioEvent& ev) {
@@ -344,13 +350,17 @@ void parse_stall(const Ev& v, ScenarioEvent& ev) {
   if (ev.cycles == 0) v.error("cycles", "must be at least 1");
 }
 
-const char* const kWireKinds[] = {"inline", "control", "data", "ack", "nack"};
-
 std::optional<unsigned> wire_kind(const std::string& s) {
-  for (unsigned k = 0; k < 5; ++k) {
-    if (s == kWireKinds[k]) return k;
+  for (unsigned k = 0; k < rdma_read::kNumWireKinds; ++k) {
+    if (s == rdma_read::kWireKindNames[k]) return k;
   }
   return std::nullopt;
+}
+
+// ACK and NACK travel on the response network, everything else (READ_REQ included) on the
+// request network (ICD 11, 16).
+bool rsp_kind(unsigned k) {
+  return k == unsigned(ni::WireKind::Ack) || k == unsigned(ni::WireKind::Nack);
 }
 
 void parse_net(const Ev& v, ScenarioEvent& ev) {
@@ -367,14 +377,14 @@ void parse_net(const Ev& v, ScenarioEvent& ev) {
     v.error("action", "must be \"drop\", \"corrupt\" or \"dup\", got \"" + a + "\"");
   if (v.has("kind")) {
     const auto k = wire_kind(v.str("kind"));
-    if (!k) v.error("kind", "must be one of inline, control, data, ack, nack");
+    if (!k) v.error("kind", "must be one of inline, control, data, ack, nack, rreq");
     ev.fault.kind = *k;
   }
   if (v.has("tid")) ev.fault.tid = unsigned(v.num("tid", 1023));
   if (v.has("seq")) ev.fault.seq = unsigned(v.num("seq", 16383));
   if (v.has("from")) ev.fault.from = unsigned(v.num("from", 0xFFFF));
   // Which network: given, or from the kind (ACK/NACK travel on the response network).
-  ev.rsp_net = ev.fault.kind && *ev.fault.kind >= 3;
+  ev.rsp_net = ev.fault.kind && rsp_kind(*ev.fault.kind);
   if (v.has("net")) {
     const std::string n = v.str("net");
     if (n != "req" && n != "rsp") v.error("net", "must be \"req\" or \"rsp\", got \"" + n + "\"");
@@ -405,7 +415,7 @@ void parse_packet(const Ev& v, ScenarioEvent& ev) {
   const json& bs = v.at("beats");
   if (!bs.is_array() || bs.empty()) v.error("beats", "must be a non-empty list of hex strings");
   for (const json& b : bs) ev.beats.push_back(wide_hex(v, "beats", b));
-  ev.rsp_net = (ev.beats[0][0] & 0xF) >= 3;  // ACK/NACK heads go to rsp_rx by default
+  ev.rsp_net = rsp_kind(unsigned(ev.beats[0][0] & 0xF));  // ACK/NACK heads: rsp_rx by default
   if (v.has("port")) {
     const std::string p = v.str("port");
     if (p != "req_rx" && p != "rsp_rx")

@@ -45,6 +45,7 @@ struct ScenarioEvent {
   std::optional<uint8_t> expect_resp;
   std::optional<uint64_t> expect;  // read data
   ni::Descriptor desc;
+  bool desc_read = false;  // descriptor: an RDMA Read (ICD 16), control bit 40
   unsigned width = 16;
   // ack
   uint16_t tid = 0, seq = 0;
@@ -118,8 +119,9 @@ class ScenarioDriver : public Component {
   uint64_t failure_cycle_ = 0;
 };
 
-// AXI writes of a descriptor event: one burst per descriptor, in word order.
-AxiWrite descriptor_write(const ni::Descriptor& d, unsigned width);
+// AXI writes of a descriptor event: one burst per descriptor, in word order; `read` sets
+// control bit 40 (an RDMA Read, ICD 16).
+AxiWrite descriptor_write(const ni::Descriptor& d, unsigned width, bool read = false);
 
 // Collects a run's stimulus and writes it as a scenario.
 class Recorder {

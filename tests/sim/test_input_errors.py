@@ -70,6 +70,16 @@ CASES = [
         {"responder": {"storm_len": [5, 2]}})], ["c.json", "responder.storm_len"]),
     ("responder lose_pct out of range", lambda d: ["--config", write(d, "c.json",
         {"responder": {"lose_pct": 101}})], ["c.json", "responder.lose_pct", "out of range"]),
+    ("read_pct out of range", lambda d: ["--config", write(d, "c.json", {"traffic": {"read_pct": 101}})],
+     ["c.json", "traffic.read_pct", "out of range"]),
+    ("read_pct wrong type", lambda d: ["--config", write(d, "c.json", {"traffic": {"read_pct": "10"}})],
+     ["c.json", "traffic.read_pct", "non-negative integer"]),
+    ("scenario bad read flag", lambda d: ["--scenario", write(d, "s.json", scenario(
+        [GOOD_EVENT, dict(GOOD_EVENT, at=5, channel=2, read="yes")]))],
+     ["s.json", "event #1", "(descriptor)", "field 'read'", "true/false"]),
+    ("scenario bad net kind", lambda d: ["--scenario", write(d, "s.json", scenario(
+        [{"at": 0, "op": "net", "action": "drop", "kind": "rread"}], config={"nodes": 2}))],
+     ["s.json", "event #0", "field 'kind'", "rreq"]),
     ("too many nodes", lambda d: ["--nodes", "65"], ["--nodes"]),
     ("shrink without scenario", lambda d: ["--shrink", str(d / "o.json")], ["--shrink", "--scenario"]),
 ]

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "sim/tb/node/node_coverage.hpp"
 
+#include "sim/core/rdma_read.hpp"
+
 namespace sim {
 
 namespace {
-const char* const kKinds[] = {"inline", "control", "data", "ack", "nack"};
 
 const char* npkts_bin(unsigned n) {
   return n == 1 ? "1" : n < 8 ? "2-7" : n < 32 ? "8-31" : n < 64 ? "32-63" : "64";
@@ -55,7 +56,8 @@ void NodeCoverage::declare() {
   db_.describe("ni.tx.kind", "packets put on the networks, by wire kind");
   // NACKs and bad CRCs come from the fault runs (retransmission recovers them) and the
   // vectors' injected packets (vectors/ni_*.json).
-  for (const char* k : kKinds) db_.declare("ni.tx.kind", k);
+  // READ_REQ (ICD 16) is hit only by runs with traffic.read_pct > 0 on the RTL that has reads.
+  for (const char* k : rdma_read::kWireKindNames) db_.declare("ni.tx.kind", k);
   db_.describe("ni.tx.npkts", "data packets by the packet count of their block");
   for (const char* b : {"1", "2-7", "8-31", "32-63", "64"}) db_.declare("ni.tx.npkts", b);
   db_.describe("ni.tx.len", "data packets by payload length");
@@ -97,7 +99,7 @@ void NodeCoverage::declare() {
 void NodeCoverage::on_tx(bool rsp, unsigned from, const ni::WirePacket& p) {
   (void)from;
   const ni::WireHead h = p.head();
-  if (h.kind < 5) db_.hit("ni.tx.kind", kKinds[h.kind]);
+  if (h.kind < rdma_read::kNumWireKinds) db_.hit("ni.tx.kind", rdma_read::kWireKindNames[h.kind]);
   if (rsp || h.wire_kind() != ni::WireKind::Data) return;
   db_.hit("ni.tx.npkts", npkts_bin(h.npkts));
   db_.hit("ni.tx.len", len_bin(h.len));

@@ -29,10 +29,15 @@ enum NodeCounter : unsigned {
   kNotifications,
   kReclaimed
 };
-const char* const kCounterNames[ni::NumNodeStats] = {
-    "packets_sent", "packets_received", "hcrc_errors",       "pcrc_errors",
-    "no_context",   "stale_or_dup",     "misrouted",         "acks_sent",
-    "nacks_sent",   "notifications",    "contexts_reclaimed"};
+// The counters the report lists by name: 16..26, and RDMA Read's 27..29 (ICD 8, 16), all read
+// back at the end of a run (an index the RTL does not count reads 0).
+constexpr unsigned kReportedCounters = 14;
+static_assert(ni::NumNodeStats <= kReportedCounters, "every node counter has a report name");
+const char* const kCounterNames[kReportedCounters] = {
+    "packets_sent", "packets_received", "hcrc_errors",        "pcrc_errors",
+    "no_context",   "stale_or_dup",     "misrouted",          "acks_sent",
+    "nacks_sent",   "notifications",    "contexts_reclaimed", "rreq_dropped_no_channel",
+    "rreq_dup",     "rreq_served"};
 
 // What one node's bus shows of the counters' other side (ICD 15 "counters consistent across
 // nodes"): the responses it put on the response network, the packets it took with a bad
@@ -100,7 +105,8 @@ struct NodeWiring::Node {
   std::unique_ptr<LogWriter> log;          // this node's writer on the --log file
   Tally tally;
   std::array<uint64_t, ni::NumNodeStats> counters{};
-  uint64_t counters_cycle = 0;  // when counter 26 was read
+  std::array<uint64_t, kReportedCounters> reported{};  // counters 16..29, for the report
+  uint64_t counters_cycle = 0;                         // when counter 26 was read
   std::array<uint64_t, 16> stats{};
 };
 
@@ -294,13 +300,15 @@ void NodeWiring::read_back() {
   }
   for (auto& np : nodes_) {
     Node* n = np.get();
-    for (unsigned i = 0; i < ni::NodeStatBase + ni::NumNodeStats; ++i) {
+    for (unsigned i = 0; i < ni::NodeStatBase + kReportedCounters; ++i) {
       AxiRead rd;
       rd.addr = ni::stat_addr(i);
       n->a->axi().read(rd, [n, i](const AxiRead& r) {
         const uint64_t v = r.data.empty() ? 0 : r.data[0];
         if (i < 16) n->stats[i] = v;
-        if (i >= ni::NodeStatBase) n->counters[i - ni::NodeStatBase] = v;
+        if (i >= ni::NodeStatBase) n->reported[i - ni::NodeStatBase] = v;
+        if (i >= ni::NodeStatBase && i < ni::NodeStatBase + ni::NumNodeStats)
+          n->counters[i - ni::NodeStatBase] = v;
         if (i + 1 == ni::NodeStatBase + ni::NumNodeStats) n->counters_cycle = r.r_cycle;
       });
     }
@@ -399,7 +407,7 @@ void NodeWiring::report(const RunResult& r, nlohmann::json& j) const {
     pkts += req_->sent_by(id);
     bytes += es.bytes_delivered;
     nlohmann::json c;
-    for (unsigned i = 0; i < ni::NumNodeStats; ++i) c[kCounterNames[i]] = n.counters[i];
+    for (unsigned i = 0; i < kReportedCounters; ++i) c[kCounterNames[i]] = n.reported[i];
     for (unsigned k = 0; k < 4; ++k) {
       const ni::LatencyStats& l = m.latency()[k];
       ni::LatencyStats& a = lat_all[k];
@@ -429,6 +437,8 @@ void NodeWiring::report(const RunResult& r, nlohmann::json& j) const {
            {"stale_or_dup", n.counters[kStale]},
            {"misrouted", n.counters[kMisrouted]}}},
          {"notifications", n.counters[kNotifications]},
+         {"reads", es.reads},
+         {"read_bytes", es.read_bytes},
          {"faults_injected",
           {{"req", faults_json(req_->counts_from(id))},
            {"rsp", faults_json(rsp_->counts_from(id))}}},
