@@ -50,6 +50,8 @@ constexpr uint64_t DefaultRetxTimeout = ni_pkg::RetxTimeoutReset;  // 0 = off
 constexpr uint64_t DefaultRxIdle = ni_pkg::RxIdleReset;
 constexpr unsigned NodeStatBase = ni_pkg::NodeStatBase;  // ni_node counters 16..26
 constexpr unsigned NumNodeStats = ni_pkg::NumNodeStats;
+constexpr unsigned RdStatBase = ni_pkg::RdStatBase;  // counters 27..29 (ICD 16)
+constexpr unsigned NumRdStats = ni_pkg::NumRdStats;
 
 // Parameters a model instance is built for.
 struct Config {

@@ -49,6 +49,10 @@ void CpuPortModel::reads(uint64_t c) {
       v = st_.stats.read(idx);
       what = "statistics counter " + std::to_string(idx) +
              (idx < NumStats ? std::string(" (") + to_string(Stat(idx)) + ")" : "");
+      if (st_.cfg.node_regs && idx >= RdStatBase && idx < RdStatBase + NumRdStats) {
+        v = st_.rd_ctr[idx - RdStatBase];  // the read-channel allocator's (ICD 16)
+        what = "statistics counter " + std::to_string(idx) + " (read-channel allocator)";
+      }
     } else {
       v = axi_.ctrl().read(a.addr);
       what = "control register " + detail::hex64(a.addr);

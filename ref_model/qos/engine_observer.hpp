@@ -36,26 +36,27 @@ class ModelObserver {
   };
   // Segmenter stage-2 paths (docs/design.md section 6). One decision may report several.
   enum class S2 : uint8_t {
-    IssueFirst,     // block 0 of a memory transfer
-    IssueNext,      // block k >= 1
-    IssueInline,    // inline packet
-    ReEnqueue,      // not the last block, below MaxOutstanding: back to its own queue
-    ParkMoreLimit,  // not the last block, MaxOutstanding reached: park MORE
-    TidBusy,        // congestion-managed TID still in flight: nothing issued, park MORE
-    ParkNeedCtrl,   // last block with notify, others in flight: park NEED_CTRL
-    ParkWaitLast,   // last block (no notify, or inline): park WAIT
-    CtrlDirect,     // last block with notify, nothing else in flight: control packet now
-    CtrlFromQueue,  // control queue: control packet made
-    CtrlError,      // control queue, transfer has an error: no packet
-    CtrlFinish,     // control queue, nothing in flight: finish event
-    CtrlWait,       // control queue, a block still in flight: park WAIT
-    ErrFinish,      // error, nothing in flight: finish ERROR event
-    ErrPark,        // error, blocks in flight: park MORE (error drain)
-    HoldPktFull,    // stage 2 holds: packet queue full
-    HoldBlkBusy,    // stage 2 holds: stage 3 occupied and not draining
-    HoldFinFull,    // stage 2 holds: finish FIFO full
-    HoldEnqLost,    // stage 2 holds: its re-enqueue lost to the Message Handler's
-    HoldAxiYield,   // stage 2 holds its re-enqueue: the AXI slave's enqueue is starving
+    IssueFirst,      // block 0 of a memory transfer
+    IssueNext,       // block k >= 1
+    IssueInline,     // inline packet
+    ReEnqueue,       // not the last block, below MaxOutstanding: back to its own queue
+    ParkMoreLimit,   // not the last block, MaxOutstanding reached: park MORE
+    TidBusy,         // congestion-managed TID still in flight: nothing issued, park MORE
+    ParkNeedCtrl,    // last block with notify, others in flight: park NEED_CTRL
+    ParkWaitLast,    // last block (no notify, or inline): park WAIT
+    CtrlDirect,      // last block with notify, nothing else in flight: control packet now
+    CtrlFromQueue,   // control queue: control packet made
+    CtrlError,       // control queue, transfer has an error: no packet
+    CtrlFinish,      // control queue, nothing in flight: finish event
+    CtrlWait,        // control queue, a block still in flight: park WAIT
+    ErrFinish,       // error, nothing in flight: finish ERROR event
+    ErrPark,         // error, blocks in flight: park MORE (error drain)
+    HoldPktFull,     // stage 2 holds: packet queue full
+    HoldBlkBusy,     // stage 2 holds: stage 3 occupied and not draining
+    HoldFinFull,     // stage 2 holds: finish FIFO full
+    HoldEnqLost,     // stage 2 holds: its re-enqueue lost to the Message Handler's
+    HoldAxiYield,    // stage 2 holds its re-enqueue: the AXI slave's enqueue is starving
+    ReadNotifyWait,  // last block of a notifying read, others in flight: nothing issued, park MORE
   };
   struct S2Event {
     S2 path;

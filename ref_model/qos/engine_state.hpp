@@ -149,8 +149,9 @@ struct EngineState {
   unsigned fin_fifo_start = 0;  // its size at the start of the cycle (the RTL's full flag)
   std::vector<std::pair<unsigned, Status>> finishes;   // status changes of this cycle's finishes
   std::vector<std::pair<unsigned, bool>> rd_finishes;  // read channels' transfers (xfer, err)
-  unsigned axi_wait = 0;      // cycles the AXI slave's enqueue has been refused in a row
-  bool axi_starving = false;  // axi_wait >= AxiMaxWait at the start of this cycle
+  std::array<uint64_t, 3> rd_ctr{};  // counters 27-29 (ni_node): no channel, re-issue, served
+  unsigned axi_wait = 0;             // cycles the AXI slave's enqueue has been refused in a row
+  bool axi_starving = false;         // axi_wait >= AxiMaxWait at the start of this cycle
   std::optional<ModelFailure> failure;
   ModelObserver* observer = nullptr;
 

@@ -152,13 +152,13 @@ void ReadAllocModel::cycle(uint64_t c) {
         const bool offered =
             drsp_ && !answers_.empty() && answers_.front().rch == rch_of(page, *match);
         if (seq_newer(r.h.seq, k.aseq) && !offered) k.aseq = r.h.seq;
-        ++ctr_[1];
+        ++st_.rd_ctr[1];
       } else if (dn.action == Action::Drop) {
-        ++ctr_[0];
+        ++st_.rd_ctr[0];
       } else {
         if (e_ && !granted_) st_.fail(c, "read request served while the enqueue slot is taken");
         serve(c, r, *free);
-        ++ctr_[2];
+        ++st_.rd_ctr[2];
       }
       if (hook_) hook_(dn);
     }

@@ -56,7 +56,7 @@ class ReadAllocModel {
   void on_decision(DecisionHook h) { hook_ = std::move(h); }
   unsigned busy_channels() const { return nbusy_; }
   // Counters 27, 28, 29: requests dropped for lack of a channel, re-issues matched, served.
-  const std::array<uint64_t, 3>& counters() const { return ctr_; }
+  const std::array<uint64_t, 3>& counters() const { return st_.rd_ctr; }
 
  private:
   struct Chan {
@@ -94,7 +94,6 @@ class ReadAllocModel {
   bool granted_ = false;
   bool refused_ = false;
   DecisionHook hook_;
-  std::array<uint64_t, 3> ctr_{};
   unsigned nbusy_ = 0;
 };
 

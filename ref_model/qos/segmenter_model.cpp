@@ -81,7 +81,10 @@ SegmenterModel::Plan SegmenterModel::plan() const {
     } else {
       p.tid = st_.tid_fifo.front();
     }
-    p.issue = !p.busy;
+    // The last block of a notifying read waits for the read's other blocks (ICD 16; the
+    // notification is written after its bytes).
+    p.read_hold = d.read && d.notify && p.k + 1 == X.total && p.inflight != 0;
+    p.issue = !p.busy && !p.read_hold;
     if (p.issue) {
       p.is_last = p.k + 1 == X.total;
       // A read's blocks leave as read-request packets; its notification is the responder's
@@ -207,6 +210,8 @@ void SegmenterModel::observe_fire(uint64_t c, const Plan& p) const {
     obs(p.need_fin ? S2::ErrFinish : S2::ErrPark);
   } else if (p.busy) {
     obs(S2::TidBusy);
+  } else if (p.read_hold) {
+    obs(S2::ReadNotifyWait);
   } else if (d.kind == Kind::Inline) {
     obs(S2::IssueInline);
   } else {

@@ -36,6 +36,7 @@ class SegmenterModel {
   // What stage 2 must do with its node: one plan for a firing and for a hold's reasons.
   struct Plan {
     bool is_ctrl = false, err = false, issue = false, busy = false;
+    bool read_hold = false;  // the last block of a notifying read waits for the others
     bool need_pkt = false, need_blk = false, need_fin = false, need_enq = false;
     bool direct_ctrl = false, is_last = false;
     bool retx = false, live = false, retx_ctrl = false;  // a re-issue, still current

@@ -691,6 +691,8 @@ std::vector<std::string> RecvChecker::compare_counters(uint64_t now,
       if (idx == kCtrRx) extra = rsp_rx_;
       if (idx == kCtrHcrc) extra = rsp_hcrc_;
       if (idx == kCtrMisroute) extra = rsp_misroute_;
+      if (idx == kCtrAck) extra = drsp_[0];  // the engine's deferred responses (ICD 16)
+      if (idx == kCtrNack) extra = drsp_[1];
       r[0] += extra;
       r[1] += extra;
       const uint64_t got = v[idx - 16];

@@ -182,6 +182,9 @@ class RecvChecker {
   std::vector<std::string> on_engine_rsp(uint16_t tid, uint16_t seq, bool nack);
   // A read request handed to the engine on rreq (its head beat).
   std::vector<std::string> on_rreq(const Bits512& head);
+  // The engine's deferred response to a read request left on rsp_tx (counters 23, 24 count
+  // every ACK and NACK the node sends).
+  void on_engine_drsp_sent(bool nack) { ++drsp_[nack ? 1 : 0]; }
 
   // True when the node should be quiet: no packet undecided, no write or ACK outstanding.
   bool idle() const;
@@ -208,7 +211,8 @@ class RecvChecker {
   uint16_t node_;
   std::vector<RecvModel> states_;
   std::deque<std::array<unsigned, 3>> to_engine_;  // (tid, seq, nack) forwarded from rsp_rx
-  std::deque<Bits512> rreq_;  // read requests to hand to the engine (ICD 16), in order
+  std::deque<Bits512> rreq_;        // read requests to hand to the engine (ICD 16), in order
+  std::array<uint64_t, 2> drsp_{};  // the engine's deferred ACKs, NACKs sent on rsp_tx
   uint64_t rsp_rx_ = 0, rsp_hcrc_ = 0, rsp_misroute_ = 0;
   uint64_t rsp_sent_ = 0;
 };

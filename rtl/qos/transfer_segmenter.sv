@@ -335,7 +335,12 @@ module transfer_segmenter
 
   assign act_ctrl    = is_ctrl;
   assign act_err     = !s2_retx_q && !is_ctrl && err;
-  assign act_issue   = !s2_retx_q && !is_ctrl && !err && !tid_busy;
+  // The last block of a notifying read waits until the read's other blocks have resolved:
+  // its responder writes the notification after that block's bytes, and so after every byte
+  // of the read (as the control packet of a write waits for total-1 ACKs).
+  logic rd_hold;
+  assign rd_hold     = k_read && ctrl.notify && is_last && (inflight != '0);
+  assign act_issue   = !s2_retx_q && !is_ctrl && !err && !tid_busy && !rd_hold;
   assign iss         = act_issue || rx_live;
   // A read's notification is written by the responder's transfer (ICD 16): no control packet.
   assign mem_notify  = !k_inline && !k_read && ctrl.notify;

@@ -265,6 +265,7 @@ module ni_node
   logic st_rx_req, st_rx_rsp, st_hcrc_req, st_hcrc_rsp, st_pcrc, st_no_ctx, st_dup;
   logic st_mis_req, st_mis_rsp, st_ack, st_nack, st_notify, st_reclaim, st_tx_rsp;
   logic unused_st_rx_tx_rsp;  // counted at rsp_tx below, where the engine's responses join
+  logic unused_st_rx_ack, unused_st_rx_nack;  // (as are ACKs and NACKs)
 
   recv_unit #(
     .MemAddrW  (MemAddrW),
@@ -316,8 +317,8 @@ module ni_node
     .stat_dup_o         (st_dup),
     .stat_misroute_req_o(st_mis_req),
     .stat_misroute_rsp_o(st_mis_rsp),
-    .stat_ack_o         (st_ack),
-    .stat_nack_o        (st_nack),
+    .stat_ack_o         (unused_st_rx_ack),
+    .stat_nack_o        (unused_st_rx_nack),
     .stat_notify_o      (st_notify),
     .stat_reclaim_o     (st_reclaim),
     .stat_tx_rsp_o      (unused_st_rx_tx_rsp),
@@ -346,7 +347,13 @@ module ni_node
     .eng_sel_o  (rsp_tx_eng)
   );
 
-  assign st_tx_rsp = rsp_tx_valid_o && rsp_tx_ready_i;
+  // Counters 16, 23 and 24 count what leaves on rsp_tx: the receive unit's ACK/NACKs and the
+  // engine's deferred responses to read requests alike (one beat a cycle).
+  wire_kind_e rsp_tx_kind;
+  assign rsp_tx_kind = wire_kind_e'(rsp_tx_data_o[3:0]);  // header bits 3:0 (ICD 11)
+  assign st_tx_rsp   = rsp_tx_valid_o && rsp_tx_ready_i;
+  assign st_ack      = st_tx_rsp && (rsp_tx_kind == WkAck);
+  assign st_nack     = st_tx_rsp && (rsp_tx_kind == WkNack);
 
   // =======================================================================================
   // Counters 16-26: an event of both networks in one cycle counts twice (one now, one later)

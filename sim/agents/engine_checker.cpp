@@ -17,7 +17,7 @@ void EngineChecker::announce_transfers(EventBus& bus) {
     bus.emit([&](Listener& l) { l.on_xfer(e); });
   });
   model_.on_read_decision([&bus](const ni::ReadAllocModel::Decision& d) {
-    using A = RreqDecisionEvent::Action;
+    using A = RreqAction;
     const A a = d.action == ni::ReadAllocModel::Action::Serve  ? A::Serve
                 : d.action == ni::ReadAllocModel::Action::Drop ? A::Drop
                                                                : A::Dup;

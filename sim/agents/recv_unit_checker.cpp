@@ -43,6 +43,9 @@ void RecvUnitChecker::on_rx(const RxEvent& e) {
 }
 
 void RecvUnitChecker::on_rreq(const RreqEvent& e) { report(chk_.on_rreq(e.head), e.cycle); }
+void RecvUnitChecker::on_drsp(const DrspEvent& e) {
+  if (e.taken) chk_.on_engine_drsp_sent(e.nack);
+}
 
 void RecvUnitChecker::on_rsp(const RspEvent& e) {
   report(chk_.on_engine_rsp(e.tid, e.seq, e.nack), e.cycle);

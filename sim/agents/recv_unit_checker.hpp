@@ -33,6 +33,7 @@ class RecvUnitChecker : public Checker {
   void on_rx(const RxEvent& e) override;
   void on_rsp(const RspEvent& e) override;
   void on_rreq(const RreqEvent& e) override;
+  void on_drsp(const DrspEvent& e) override;
 
   // Checker
   std::string name() const override { return "node" + std::to_string(node_) + " receive unit"; }

@@ -193,12 +193,15 @@ struct XferEvent {
 };
 // The read-channel allocator's decision on a read request (ICD 16; the log's "rreq" event),
 // as the engine model predicted and checked it.
+enum class RreqAction : uint8_t { Serve, Drop, Dup };
+inline const char* to_string(RreqAction a) {
+  return a == RreqAction::Serve ? "serve" : a == RreqAction::Drop ? "drop" : "dup";
+}
 struct RreqDecisionEvent {
-  enum class Action : uint8_t { Serve, Drop, Dup };
   uint64_t cycle;
   uint16_t from;
   unsigned tid, seq;
-  Action action;
+  RreqAction action;
   int channel;  // 64..127 served or matched; -1 for a drop
 };
 // A complete notification record landed in a node's memory (the log's "notify" event).

@@ -1,16 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
-// RDMA Read (ICD 16) as the harness encodes and recognises it, in one place until the package
-// (rtl/common/ni_pkg.sv, through the generated header) and the golden models carry it: the
-// control word's read bit, the engine-packet and wire kinds of a read request, the read
-// channels, and whether a descriptor the engine model announced is a read.
+// RDMA Read (ICD 16) as the harness encodes and recognises it, in one place: the control
+// word's read bit, the engine-packet and wire kinds of a read request, the read channels,
+// the wire kinds' names, and whether a descriptor the engine model announced is a read.
 #pragma once
 
 #include <cstdint>
-#include <type_traits>
-#include <utility>
 #include <vector>
 
 #include "ref_model/common/descriptor.hpp"
+#include "ref_model/common/packet.hpp"
 #include "ref_model/common/types.hpp"
 
 namespace sim::rdma_read {
@@ -18,9 +16,8 @@ namespace sim::rdma_read {
 // Control word w3 bit 40 (ICD 4): the descriptor is an RDMA Read.
 constexpr unsigned kCtrlReadBit = 40;
 constexpr uint64_t kCtrlRead = uint64_t{1} << kCtrlReadBit;
-// Engine packet header kind 2 (ICD 7): a read request. The generated constant will be
-// pkg::PktKindRead once the RTL of ICD 16 lands.
-constexpr unsigned kPktKindRead = 2;
+// Engine packet header kind 2 (ICD 7): a read request.
+constexpr unsigned kPktKindRead = ni::PktKindRead;
 // Wire kind 5 (ICD 11): READ_REQ, on the request network.
 constexpr unsigned kWireKindReadReq = 5;
 // Channels 64..127 of a page are read channels (ICD 1, 16): a transfer there was created by
@@ -38,41 +35,14 @@ inline const char* wire_kind_name(unsigned k) {
   return k < kNumWireKinds ? kWireKindNames[k] : "?";
 }
 
-namespace detail {
-template <typename D, typename = void>
-struct HasRead : std::false_type {};
-template <typename D>
-struct HasRead<D, std::void_t<decltype(std::declval<D&>().read)>> : std::true_type {};
-}  // namespace detail
+// Whether a descriptor is a read (ICD 16: control word bit 40), and setting it.
+inline bool is_read(const ni::Descriptor& d) { return d.read; }
+inline void set_read(ni::Descriptor& d, bool read) { d.read = read; }
 
-// Whether a descriptor is a read. ni::Descriptor has no read field yet; when the golden models
-// give it one (`bool read`, the ICD's name), this reads it, and the end-to-end scoreboard
-// learns from the engine model's XferEvent that a live transfer is a read.
-template <typename D = ni::Descriptor>
-bool is_read(const D& d) {
-  if constexpr (detail::HasRead<D>::value) {
-    return bool(d.read);
-  } else {
-    (void)d;
-    return false;
-  }
-}
-
-// Sets the descriptor's read field where it has one (see is_read).
-template <typename D = ni::Descriptor>
-void set_read(D& d, bool read) {
-  if constexpr (detail::HasRead<D>::value) {
-    d.read = read;
-  } else {
-    (void)d;
-    (void)read;
-  }
-}
-
-// The descriptor's words (ni::Descriptor::encode) with the read bit of w3 set when `read`.
+// The descriptor's words (ni::Descriptor::encode) with the read bit of w3 as `read` says.
 inline std::vector<uint64_t> encode(const ni::Descriptor& d, bool read) {
   std::vector<uint64_t> w = d.encode();
-  if (read) w[3] |= kCtrlRead;
+  w[3] = read ? (w[3] | kCtrlRead) : (w[3] & ~kCtrlRead);
   return w;
 }
 

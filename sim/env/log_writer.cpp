@@ -22,26 +22,13 @@ const char* status_name(uint8_t s) {
   static const char* const kNames[] = {"IDLE", "BUSY", "DONE", "ERROR"};
   return kNames[s & 3];
 }
-// Engine packet kinds (ICD 7): 0 inline, 1 control, 2 read request (ICD 16; the generated
-// pkg::PktKindRead once the RTL has it, rdma_read::kPktKindRead until then).
+// Engine packet kinds (ICD 7): 0 inline, 1 control, 2 read request (ICD 16).
 const char* pkt_kind_name(uint64_t k) {
   if (k == pkg::PktKindInline) return "inline";
-  if (k == rdma_read::kPktKindRead) return "read";
+  if (k == pkg::PktKindRead) return "read";
   return "control";
 }
 }  // namespace
-
-const char* to_string(RreqAction a) {
-  switch (a) {
-    case RreqAction::Serve:
-      return "serve";
-    case RreqAction::Drop:
-      return "drop";
-    case RreqAction::Dup:
-      return "dup";
-  }
-  return "?";
-}
 
 LogWriter::LogWriter(const std::string& path) : own_(true) {
   f_ = std::fopen(path.c_str(), "w");
@@ -160,6 +147,10 @@ void LogWriter::on_notify(const NotifyEvent& e) {
   head(e.cycle, "notify");
   std::fprintf(f_, "\"addr\":\"0x%" PRIx64 "\",\"tag\":\"0x%" PRIx64 "\",\"src_node\":%u}\n",
                e.addr, e.tag, e.src_node);
+}
+
+void LogWriter::on_rreq_decision(const RreqDecisionEvent& e) {
+  rreq(e.cycle, unsigned(node_ < 0 ? 0 : node_), e.from, e.tid, e.seq, e.channel, e.action);
 }
 
 void LogWriter::rreq(uint64_t cycle, unsigned node, unsigned from, unsigned tid, unsigned seq,

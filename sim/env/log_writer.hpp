@@ -15,12 +15,6 @@
 
 namespace sim {
 
-// What a responder's engine did with a read request (ICD 16): served on a read channel it
-// allocated, dropped for lack of an IDLE read channel, or matched to a busy read channel
-// as a re-issue.
-enum class RreqAction : uint8_t { Serve, Drop, Dup };
-const char* to_string(RreqAction a);
-
 class LogWriter : public Listener {
  public:
   explicit LogWriter(const std::string& path);
@@ -44,6 +38,8 @@ class LogWriter : public Listener {
   void on_tx(const TxEvent& e) override;
   void on_net(const NetEvent& e) override;
   void on_notify(const NotifyEvent& e) override;
+  // The engine's decision on a read request (ICD 16), written by rreq() for this node.
+  void on_rreq_decision(const RreqDecisionEvent& e) override;
   // ICD 16, at the responder: node `node`'s engine took read request (`tid`, `seq`) of node
   // `from`: {"cycle":C,"ev":"rreq","node":N,"from":F,"tid":T,"seq":S,"channel":CH,
   // "action":"serve"|"drop"|"dup"}; `channel` is the read channel (64..127) served or

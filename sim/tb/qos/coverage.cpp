@@ -168,10 +168,12 @@ const char* s2_name(ni::ModelObserver::S2 p) {
       return "hold-enqueue-not-granted";
     case S2::HoldAxiYield:
       return "hold-yield-to-starving-axi";
+    case S2::ReadNotifyWait:
+      return "read-notify-last-waits";
   }
   return "?";
 }
-constexpr unsigned kNumS2 = unsigned(ni::ModelObserver::S2::HoldAxiYield) + 1;
+constexpr unsigned kNumS2 = unsigned(ni::ModelObserver::S2::ReadNotifyWait) + 1;
 
 // Queue classes (docs/design.md section 5).
 std::string queue_class(unsigned q, unsigned L) {
