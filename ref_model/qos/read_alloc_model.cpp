@@ -79,7 +79,10 @@ void ReadAllocModel::cycle(uint64_t c) {
   }
   granted_ = e_ && st_.exp_enq.empty() && !t.axi_enq_req;
   refused_ = e_ && !granted_;
-  if (granted_) st_.exp_enq.push_back(*e_);
+  if (granted_) {
+    st_.exp_enq.push_back(*e_);
+    e_.reset();  // (a serve in this cycle may take the slot again)
+  }
 
   // The response offered: the oldest finished channel's, with the seq it answers now.
   std::optional<unsigned> popping;
@@ -156,7 +159,7 @@ void ReadAllocModel::cycle(uint64_t c) {
       } else if (dn.action == Action::Drop) {
         ++st_.rd_ctr[0];
       } else {
-        if (e_ && !granted_) st_.fail(c, "read request served while the enqueue slot is taken");
+        if (e_) st_.fail(c, "read request served while the enqueue slot is taken");
         serve(c, r, *free);
         ++st_.rd_ctr[2];
       }
@@ -189,7 +192,6 @@ void ReadAllocModel::cycle(uint64_t c) {
 }
 
 void ReadAllocModel::end_cycle(uint64_t c) {
-  if (granted_) e_.reset();
   if (in_) {
     if (a_) st_.fail(c, "read request taken while stage A holds another");
     Req r;
