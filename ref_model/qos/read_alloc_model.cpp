@@ -31,6 +31,13 @@ const char* action_name(ReadAllocModel::Action a) {
 
 }  // namespace
 
+unsigned ReadAllocModel::blk_check(const Req& r) {
+  const uint64_t m = mask_bits(48);
+  const uint64_t b = r.pl.local_dst & m;
+  const uint64_t x = (r.h.dst_addr & m) ^ (((b & 0xFFFFFF) << 24) | (b >> 24));
+  return unsigned((x ^ (x >> 16) ^ (x >> 32)) & 0xFFFF);
+}
+
 void ReadAllocModel::serve(uint64_t c, const Req& r, unsigned ch) {
   const unsigned page = r.h.pd;
   const unsigned x = xfer_id(page, WrChPerPage + ch);
@@ -66,6 +73,7 @@ void ReadAllocModel::serve(uint64_t c, const Req& r, unsigned ch) {
   ++nbusy_;
   k.src = r.h.src_node;
   k.tid = r.h.tid;
+  k.blk = blk_check(r);
   k.aseq = r.h.seq;
 }
 
@@ -114,7 +122,8 @@ void ReadAllocModel::cycle(uint64_t c) {
     for (unsigned ch = 0; ch < RdChPerPage; ++ch) {
       const unsigned rc = rch_of(page, ch);
       const Chan& k = ch_[rc];
-      if (k.busy && k.src == r.h.src_node && k.tid == r.h.tid && popping != rc && !match) {
+      if (k.busy && k.src == r.h.src_node && k.tid == r.h.tid && k.blk == blk_check(r) &&
+          popping != rc && !match) {
         match = ch;
       }
       if (!k.busy && !free) free = ch;

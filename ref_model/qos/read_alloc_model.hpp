@@ -63,6 +63,7 @@ class ReadAllocModel {
     bool busy = false;
     uint16_t src = 0;
     unsigned tid = 0;
+    unsigned blk = 0;  // 16-bit check of the block read (blk_check)
     unsigned aseq = 0;
   };
   struct Req {
@@ -82,6 +83,8 @@ class ReadAllocModel {
   };
 
   static unsigned rch_of(unsigned page, unsigned ch) { return page * RdChPerPage + ch; }
+  // The RTL's check of a request's block: its remote source and local destination folded.
+  static unsigned blk_check(const Req& r);
   void serve(uint64_t c, const Req& r, unsigned ch);
 
   EngineState& st_;

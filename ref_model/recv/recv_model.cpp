@@ -321,6 +321,7 @@ std::vector<RecvModel> RecvModel::explain_burst(const RxBurst& b, std::string& w
       auto& sc = s.ctx_[key];
       sc.nf_issued = true;
       sc.pend += unsigned(bursts.size());
+      ++s.ctr_[kCtrNotify];  // counter 25: every record written
       if (s.start_write(std::move(bursts), b).empty()) res.push_back(std::move(s));
     }
   };
@@ -389,7 +390,6 @@ std::vector<RecvModel> RecvModel::explain_rsp(const WirePacket& p, uint64_t firs
       const auto it = s.ctx_.find(key);
       if (it == s.ctx_.end() || !s.needs_ack(it->second) || it->second.seq != seq) return;
       ++s.ctr_[kCtrAck];
-      if (it->second.notify) ++s.ctr_[kCtrNotify];
       s.ctx_.erase(it);
       after(s);
     };

@@ -66,10 +66,22 @@ module read_alloc
 
   localparam int unsigned RchW = $clog2(RdChPerPage);  // 6
 
+  // A request's key: (src_node, tid) as ICD 16 matches re-issues, and a 16-bit check of the
+  // block it reads (its remote source and local destination): a busy channel serving a late
+  // network duplicate of an older request of the same TID (whose block the issuer has since
+  // completed) is not taken for a re-issue of the TID's next block, which would be answered
+  // without its bytes being written (docs/design.md section 19).
   typedef struct packed {
-    node_t src;
-    tid_t  tid;
+    node_t       src;
+    tid_t        tid;
+    logic [15:0] blk;
   } rkey_t;
+
+  function automatic logic [15:0] blk_check(logic [47:0] a, logic [47:0] b);
+    logic [47:0] x;
+    x = a ^ {b[23:0], b[47:24]};
+    return x[15:0] ^ x[31:16] ^ x[47:32];
+  endfunction
 
   // =======================================================================================
   // Read channel state: busy flags, key and the seq to answer
@@ -90,7 +102,8 @@ module read_alloc
 
   assign a_pl   = rreq_payload_t'(a_q.payload);
   assign a_page = a_q.hdr.pd;
-  assign a_key  = '{src: a_q.src_node, tid: a_q.hdr.tid};
+  assign a_key  = '{src: a_q.src_node, tid: a_q.hdr.tid,
+                   blk: blk_check(a_q.hdr.dst_addr[47:0], a_pl.local_dst[47:0])};
 
   // The channel whose response leaves this cycle is IDLE from the next: a request is not
   // matched to it (it would miss its answer), nor allocated to it in this cycle.
@@ -262,6 +275,8 @@ module read_alloc
 
   // The request's other fields were checked by the receive unit or are informative.
   logic unused_a;
+  logic unused_key;  // (the response goes to src with tid: the check is only matched)
+  assign unused_key = ^{key_q[head_rch].blk};
   assign unused_a = ^{a_q.rsvd, a_q.xfer_id, a_q.hcrc, a_q.hdr.rsvd, a_q.hdr.npkts,
                       a_q.hdr.retx, a_q.hdr.last, a_q.hdr.len, a_q.hdr.kind,
                       a_q.hdr.dst_addr[63:48], a_pl.rsvd, unused_aq_count};

@@ -44,7 +44,6 @@ module recv_ctx_table
   output logic            ck_rdy_o,     // its word is read: the outputs below are its
   output logic            ck_wait_o,    // not complete (writes out, slots or control missing)
   output logic            ck_record_o,  // complete; its notification record is still to write
-  output logic            ck_notify_o,  // a notify block
   output recv_key_t       ck_key_o,
   output logic [47:0]     ck_naddr_o,   // the notification record's address, tag and size
   output logic [63:0]     ck_ntag_o,
@@ -191,7 +190,6 @@ module recv_ctx_table
   assign ck_wait_o   = !ck_c.valid || ck_c.pend != '0 || !ck_done ||
                        (ck_c.d.notify && !ck_c.d.have_ctrl);
   assign ck_record_o = ck_c.d.notify && !ck_c.d.nf_issued;
-  assign ck_notify_o = ck_c.d.notify;
   assign ck_key_o    = '{src: ck_c.src, tid: ck_c.tid, seq: ck_c.d.seq};
   assign ck_naddr_o  = ck_c.d.naddr;
   assign ck_ntag_o   = ck_c.d.ntag;

@@ -107,7 +107,7 @@ module recv_unit
   // context table <-> processing
   logic                lk_rdy, lk_full, lk_stale, lk_dup;
   logic [CtxW-1:0]     lk_idx;
-  logic                ck_turn, ck_any, ck_rdy, ck_wait, ck_record, ck_notify;
+  logic                ck_turn, ck_any, ck_rdy, ck_wait, ck_record;
   logic [CtxW-1:0]     ck_idx;
   recv_key_t           ck_key;
   logic [47:0]         ck_naddr;
@@ -195,7 +195,6 @@ module recv_unit
     .ck_rdy_o   (ck_rdy),
     .ck_wait_o  (ck_wait),
     .ck_record_o(ck_record),
-    .ck_notify_o(ck_notify),
     .ck_key_o   (ck_key),
     .ck_naddr_o (ck_naddr),
     .ck_ntag_o  (ck_ntag),
@@ -249,7 +248,6 @@ module recv_unit
     .ck_rdy_i      (ck_rdy),
     .ck_wait_i     (ck_wait),
     .ck_record_i   (ck_record),
-    .ck_notify_i   (ck_notify),
     .ck_key_i      (ck_key),
     .ck_naddr_i    (ck_naddr),
     .ck_ntag_i     (ck_ntag),
