@@ -55,8 +55,9 @@ void Responder::on_block(const BlockEvent& e) {
 
 void Responder::on_packet(const PacketEvent& e) {
   const uint64_t h = e.data[0];  // header bits 63:0
-  if (ni::take_bits(h, pkg::pkt_hdr_t::kind) != pkg::PktKindInline) {
-    return;  // control packets are not acknowledged
+  const uint64_t kind = ni::take_bits(h, pkg::pkt_hdr_t::kind);
+  if (kind != pkg::PktKindInline && kind != pkg::PktKindRead) {
+    return;  // control packets are not acknowledged; inline packets and read requests are
   }
   expect(e.cycle, uint16_t(ni::take_bits(h, pkg::pkt_hdr_t::tid)),
          uint16_t(ni::take_bits(h, pkg::pkt_hdr_t::seq)));
