@@ -17,6 +17,9 @@ bench/throughput.png (the published numbers, committed; docs/results/performance
      cycles per 1 KiB packet, back-to-back blocks, source alignments 0/1/31/63, read latency
      1/64/128/random) and `ni_unit_bench recv` (the receive unit in one ni_node: beats per
      cycle on req_rx at write latency 1/64/128/random; req_rx with rsp_tx held off).
+  6. RDMA Read (ICD 16; scripts/bench_read.py): a small read's round trip beside a write's,
+     and the transfers a node starts per cycle with its CPU's descriptors alone and with a
+     stream of read requests filling the CPU port's idle cycles (thesis 4.2).
   5. Full-NI simulator speed: build/ni_sim --nodes 1/2/4 on sim/configs/regress_ni.json
      (--node-transfers transfers, best of --repeat runs unless a run is slow) and, with
      valgrind, the instructions in the verilated ni_nodes vs the harness (--nodes 2); and the
@@ -48,6 +51,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+import bench_read  # part 6 (scripts/bench_read.py)
 
 ROOT = Path(__file__).resolve().parent.parent
 NI_BENCH = ROOT / "build" / "bench" / "ni_bench"
@@ -259,6 +264,10 @@ def units_and_nodes(a, repeat: int) -> dict:
     res = {}
     res["send_unit_rate"] = run_json([str(NI_UNIT_BENCH), "send"], "send-unit throughput")
     res["recv_unit_rate"] = run_json([str(NI_UNIT_BENCH), "recv"], "receive-unit throughput")
+    try:
+        res["rdma_read"] = bench_read.measure()
+    except RuntimeError as e:
+        raise BenchFailure(str(e)) from e
     res["node_sim_speed"] = node_speed(a.node_transfers, repeat)
     res["node_sim_speed"]["instruction_share"] = node_instruction_share(a.node_callgrind_transfers)
     if a.base:
@@ -274,6 +283,12 @@ def log_units(res: dict) -> None:
         f"read latency {w['read_latency']})")
     log(f"receive unit: goal 1 beat/cycle {'met' if r['met'] else 'NOT met'}; " +
         ", ".join(f"latency {x['write_latency']}: {x['beats_per_cycle']:.3f}" for x in r["runs"]))
+    rd = res.get("rdma_read")
+    if rd:
+        log("RDMA Read round trip vs write (cycles): " +
+            ", ".join(f"{x['size']} B {x['read_cycles']} vs {x['write_cycles']}" for x in rd["latency"]["runs"]))
+        log(f"transfers started per cycle: CPU alone {rd['rate']['cpu_only']['transfers_per_cycle']}, "
+            f"with read requests {rd['rate']['cpu_and_reads']['transfers_per_cycle_overlap']} (thesis: up to 1)")
     log("full NI: " + ", ".join(f"--nodes {x['nodes']}: {x['khz']:.1f} kHz" for x in res["node_sim_speed"]["runs"]))
     vs = res.get("node_sim_speed_vs_base")
     if vs:

@@ -424,6 +424,34 @@ def performance(d) -> str:
               f"end {num(get(h, 'beats_per_cycle_after_release'), 3)} beats per cycle; nothing is "
               "lost.", ""]
 
+    # ---- RDMA Read ---------------------------------------------------------------------------
+    rd = dct(d, "rdma_read")
+    L += ["## RDMA Read (ICD 16)", "",
+          "`scripts/bench_read.py` (key `rdma_read`): `build/ni_sim` scenarios on 2 nodes, "
+          "checked by the golden models and the end-to-end scoreboard. Round trip: the "
+          "issuer's channel BUSY -> DONE for one transfer at a time, network and memory latency "
+          "1 (median of 3): a read's request trip, the responder's allocation and segmentation, "
+          "the data's return and the deferred ACK, beside a write of the same size.", ""]
+    lr = lst(rd, "latency", "runs")
+    if lr:
+        L += table(["size"] + [size(r.get("size")) for r in lr], [
+            ["write (cycles)"] + [num(r.get("write_cycles")) for r in lr],
+            ["read (cycles)"] + [num(r.get("read_cycles")) for r in lr],
+        ], "l" + "r" * len(lr))
+        L += [""]
+    co, cr = dct(rd, "rate", "cpu_only"), dct(rd, "rate", "cpu_and_reads")
+    if co and cr:
+        L += ["Transfers a node starts per cycle (thesis 4.2: remote read requests fill the "
+              "cycles the CPU's 128-bit descriptor port leaves idle, up to one transfer per "
+              f"cycle): the CPU's {num(get(co, 'cpu_descriptors'))} short descriptors written "
+              f"back to back alone: {num(get(co, 'transfers_per_cycle'), 3)} per cycle; with "
+              f"{num(get(cr, 'reads_served'))} READ_REQ beats arriving one per cycle at the same "
+              f"time: {num(get(cr, 'transfers_per_cycle_overlap'), 3)} per cycle over the "
+              f"{num(get(cr, 'overlap_cycles'))} cycles both streams were active "
+              f"({num(get(cr, 'transfers_per_cycle'), 3)} over the whole window).", ""]
+    if not lr and not co:
+        L += [f"`rdma_read`: {NA}.", ""]
+
     # ---- full NI ---------------------------------------------------------------------------
     ns = dct(d, "node_sim_speed")
     L += ["## Full-NI simulator speed", "",

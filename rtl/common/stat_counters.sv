@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Statistics counters (ICD section 8): NumCnt 64-bit saturating event counters, read by the
-// AXI slave. Reads never clear them; indices at or above NumCnt read 0.
+// AXI slave. Each counts 0, 1 or 2 events a cycle (ni_node's counters of both networks).
+// Reads never clear them; indices at or above NumCnt read 0.
 `default_nettype none
 `include "ni_assert.svh"
 
@@ -11,7 +12,7 @@ module stat_counters
 ) (
   input  logic                clk_i,
   input  logic                rst_ni,
-  input  logic [NumCnt-1:0]   inc_i,
+  input  logic [NumCnt-1:0][1:0] inc_i,  // events this cycle (0..2)
   input  logic [5:0]          rd_idx_i,
   output logic [63:0]         rd_val_o
 );
@@ -23,7 +24,8 @@ module stat_counters
       cnt_q <= '0;
     end else begin
       for (int i = 0; i < NumCnt; i++) begin
-        if (inc_i[i] && (cnt_q[i] != '1)) cnt_q[i] <= cnt_q[i] + 64'd1;
+        if (cnt_q[i] > ~64'(inc_i[i])) cnt_q[i] <= '1;  // saturates
+        else                           cnt_q[i] <= cnt_q[i] + 64'(inc_i[i]);
       end
     end
   end

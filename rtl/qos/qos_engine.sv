@@ -78,9 +78,9 @@ module qos_engine
   output node_t               drsp_node_o,
   output logic                init_done_o,
   // ni_node only (NodeRegs): the node id read as control word 3, events of counters 16-26
-  // (bit i counts counter 16 + i), control word 2 (RxIdle). Tie to 0 in qos_engine alone.
+  // (element i counts counter 16 + i), control word 2 (RxIdle). Tie to 0 in qos_engine alone.
   input  node_t               node_id_i,
-  input  logic [NumNodeStats-1:0] node_stat_inc_i,
+  input  logic [NumNodeStats-1:0][1:0] node_stat_inc_i,  // 0..2 events a cycle each
   output logic [63:0]         rx_idle_o,
   // Trace port for the verification harness (docs/design.md section 13); leave unconnected.
   output qos_trace_t          trace_o
@@ -477,26 +477,33 @@ module qos_engine
 
   logic st_rd_nochan, st_rd_dup, st_rd_serve;
 
+  // One event a cycle each, as the counters' 2-bit increments.
+  logic [NumStats-1:0][1:0]   eng_inc;
+  logic [NumRdStats-1:0][1:0] rd_inc;
+  always_comb begin
+    for (int unsigned i = 0; i < NumStats; i++) eng_inc[i] = {1'b0, stat_inc[i]};
+    rd_inc = {{1'b0, st_rd_serve}, {1'b0, st_rd_dup}, {1'b0, st_rd_nochan}};  // 29, 28, 27
+  end
+
   if (NodeRegs) begin : gen_node_stats
     stat_counters #(
       .NumCnt(RdStatBase + NumRdStats)
     ) u_stats (
       .clk_i   (clk_i),
       .rst_ni  (rst_ni),
-      .inc_i   ({st_rd_serve, st_rd_dup, st_rd_nochan,  // 29, 28, 27
-                 node_stat_inc_i, (NodeStatBase - NumStats)'(0), stat_inc}),
+      .inc_i   ({rd_inc, node_stat_inc_i, (2 * (NodeStatBase - NumStats))'(0), eng_inc}),
       .rd_idx_i(stat_idx),
       .rd_val_o(stat_val)
     );
   end else begin : gen_engine_stats
     logic unused_node_in;
-    assign unused_node_in = ^{node_stat_inc_i, st_rd_nochan, st_rd_dup, st_rd_serve};
+    assign unused_node_in = ^{node_stat_inc_i, rd_inc};
     stat_counters #(
       .NumCnt(NumStats)
     ) u_stats (
       .clk_i   (clk_i),
       .rst_ni  (rst_ni),
-      .inc_i   (stat_inc),
+      .inc_i   (eng_inc),
       .rd_idx_i(stat_idx),
       .rd_val_o(stat_val)
     );

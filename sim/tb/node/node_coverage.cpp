@@ -25,6 +25,14 @@ struct NodeCoverage::Tap : Listener {
   void on_rx(const RxEvent& e) override { cov.on_rx(e.net == Net::Rsp, node, e.packet); }
   void on_memwr(const MemWrEvent& e) override { cov.on_memwr(e); }
   void on_net(const NetEvent& e) override { cov.on_net(e); }
+  void on_rreq_decision(const RreqDecisionEvent& e) override {
+    cov.db_.hit("ni.read", e.action == RreqAction::Serve  ? "serve"
+                           : e.action == RreqAction::Drop ? "drop-no-channel"
+                                                          : "reissue-matched");
+  }
+  void on_drsp(const DrspEvent& e) override {
+    if (e.taken) cov.db_.hit("ni.read", e.nack ? "answer-nack" : "answer-ack");
+  }
   NodeCoverage& cov;
   unsigned node;
 };
@@ -92,6 +100,13 @@ void NodeCoverage::declare() {
   }
   db_.declare("ni.net", "drop");
   db_.declare("ni.net", "corrupt");
+  db_.describe("ni.read",
+               "RDMA Read (ICD 16): the responders' decisions and answers, the requests' kinds");
+  for (const char* b : {"serve", "drop-no-channel", "reissue-matched", "answer-ack", "answer-nack",
+                        "request-last-block", "request-not-last-block", "request-notify",
+                        "request-retx-timeout", "loopback"}) {
+    db_.declare("ni.read", b);
+  }
   db_.describe("ni.mem.write", "receive-side memory writes by strobed bytes");
   for (const char* b : {"1-15", "16", "17-63", "64-1023", "1024"}) db_.declare("ni.mem.write", b);
 }
@@ -100,6 +115,20 @@ void NodeCoverage::on_tx(bool rsp, unsigned from, const ni::WirePacket& p) {
   (void)from;
   const ni::WireHead h = p.head();
   if (h.kind < rdma_read::kNumWireKinds) db_.hit("ni.tx.kind", rdma_read::kWireKindNames[h.kind]);
+  if (!rsp && h.wire_kind() == ni::WireKind::ReadReq) {
+    const ni::ReadReqPayload r = ni::ReadReqPayload::unpack(h.payload);
+    const auto key = std::make_tuple(from, unsigned(h.tid), r.local_dst);
+    // a block's first request (the last block of its read, or an earlier one of a
+    // multi-block read); a later one with the same TID and destination is a re-issue
+    if (rreq_seen_.count(key) != 0) {
+      db_.hit("ni.read", "request-retx-timeout");
+    } else {
+      rreq_seen_.insert(key);
+      db_.hit("ni.read", r.last ? "request-last-block" : "request-not-last-block");
+    }
+    if (h.notify) db_.hit("ni.read", "request-notify");
+    if (h.dst_node() == from) db_.hit("ni.read", "loopback");
+  }
   if (rsp || h.wire_kind() != ni::WireKind::Data) return;
   db_.hit("ni.tx.npkts", npkts_bin(h.npkts));
   db_.hit("ni.tx.len", len_bin(h.len));

@@ -60,7 +60,9 @@ class NodeCoverage : public Component {
   std::vector<std::unique_ptr<Tap>> taps_;  // [i]: node i's; back: the networks'
   uint64_t full_ = 0;                       // the networks' full stalls so far
   CoverageDb db_;
-  std::map<Key, Block> blocks_;           // request data arriving at each node, by block
+  std::map<Key, Block> blocks_;  // request data arriving at each node, by block
+  // read requests sent: (node, tid, local destination), to tell re-issues from first requests
+  std::set<std::tuple<unsigned, unsigned, uint64_t>> rreq_seen_;
   std::map<unsigned, unsigned> open_at_;  // node -> blocks partly arrived
 };
 
