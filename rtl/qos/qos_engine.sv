@@ -477,12 +477,19 @@ module qos_engine
 
   logic st_rd_nochan, st_rd_dup, st_rd_serve;
 
-  // One event a cycle each, as the counters' 2-bit increments.
-  logic [NumStats-1:0][1:0]   eng_inc;
-  logic [NumRdStats-1:0][1:0] rd_inc;
+  // One event a cycle each, as the counters' 2-bit increments; in ni_node also the units'
+  // (0..2 a cycle) and the read-channel allocator's.
+  localparam int unsigned NumAllCnt = RdStatBase + NumRdStats;
+  logic [NumStats-1:0][1:0]  eng_inc;
+  logic [NumAllCnt-1:0][1:0] node_inc;
   always_comb begin
     for (int unsigned i = 0; i < NumStats; i++) eng_inc[i] = {1'b0, stat_inc[i]};
-    rd_inc = {{1'b0, st_rd_serve}, {1'b0, st_rd_dup}, {1'b0, st_rd_nochan}};  // 29, 28, 27
+    node_inc = '0;
+    for (int unsigned i = 0; i < NumStats; i++)     node_inc[i] = eng_inc[i];
+    for (int unsigned i = 0; i < NumNodeStats; i++) node_inc[NodeStatBase + i] = node_stat_inc_i[i];
+    node_inc[RdStatBase]     = {1'b0, st_rd_nochan};  // 27
+    node_inc[RdStatBase + 1] = {1'b0, st_rd_dup};     // 28
+    node_inc[RdStatBase + 2] = {1'b0, st_rd_serve};   // 29
   end
 
   if (NodeRegs) begin : gen_node_stats
@@ -491,13 +498,13 @@ module qos_engine
     ) u_stats (
       .clk_i   (clk_i),
       .rst_ni  (rst_ni),
-      .inc_i   ({rd_inc, node_stat_inc_i, (2 * (NodeStatBase - NumStats))'(0), eng_inc}),
+      .inc_i   (node_inc),
       .rd_idx_i(stat_idx),
       .rd_val_o(stat_val)
     );
   end else begin : gen_engine_stats
     logic unused_node_in;
-    assign unused_node_in = ^{node_stat_inc_i, rd_inc};
+    assign unused_node_in = ^{node_inc};
     stat_counters #(
       .NumCnt(NumStats)
     ) u_stats (

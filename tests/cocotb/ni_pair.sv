@@ -172,7 +172,18 @@
     .trace_rsp_valid_o(), \
     .trace_rsp_ready_o(), \
     .trace_rsp_o      (), \
-    .trace_rx_busy_o  () \
+    .trace_rx_busy_o  (), \
+    .trace_rreq_valid_o(), \
+    .trace_rreq_ready_o(), \
+    .trace_rreq_o      (), \
+    .trace_drsp_valid_o(), \
+    .trace_drsp_ready_o(), \
+    .trace_drsp_o      (), \
+    .trace_drsp_node_o (), \
+    .trace_rsp_tx_eng_o(), \
+    .trace_rx_rsp_valid_o(), \
+    .trace_rx_rsp_ready_o(), \
+    .trace_rx_rsp_data_o () \
   )
 
 module ni_pair (

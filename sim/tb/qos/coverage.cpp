@@ -265,7 +265,7 @@ void FunctionalCoverage::declare_bins() {
                         "ctrl-word", "interleave"}) {
     d.declare("slverr.write", r);
   }
-  for (unsigned r = 1; r <= 10; ++r) d.declare("slverr.write", "first-line-R" + std::to_string(r));
+  for (unsigned r = 1; r <= 11; ++r) d.declare("slverr.write", "first-line-R" + std::to_string(r));
   d.declare("slverr.write", "line1-R1",
             "line 1 is judged as line 1 only at an odd channel c whose line 0 (at c-1 < 64) is "
             "pending; c-1 <= 62, so c <= 63 and R1 (c >= 64) cannot fail on a line 1");
