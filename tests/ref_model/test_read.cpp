@@ -81,20 +81,20 @@ TEST_CASE("read request: the READ_REQ head beat (ICD 11, 16)", "[read]") {
   const WirePacket w = head_packet(pk, 9);
   REQUIRE(w.beats.size() == 1);
   const Bits512& b = w.beats[0];
-  CHECK(bits(b, 0, 4) == 5);        // READ_REQ
-  CHECK(bits(b, 4, 10) == 202);     // tid
-  CHECK(bits(b, 14, 14) == 19);     // seq
-  CHECK(bits(b, 28, 11) == 32);     // len
-  CHECK(bits(b, 39, 1) == 1);       // notify
-  CHECK(bits(b, 40, 1) == 1);       // last, from the payload
-  CHECK(bits(b, 41, 1) == 0);       // retx
-  CHECK(bits(b, 42, 4) == 3);       // pd
-  CHECK(bits(b, 46, 7) == 0);       // npkts
+  CHECK(bits(b, 0, 4) == 5);     // READ_REQ
+  CHECK(bits(b, 4, 10) == 202);  // tid
+  CHECK(bits(b, 14, 14) == 19);  // seq
+  CHECK(bits(b, 28, 11) == 32);  // len
+  CHECK(bits(b, 39, 1) == 1);    // notify
+  CHECK(bits(b, 40, 1) == 1);    // last, from the payload
+  CHECK(bits(b, 41, 1) == 0);    // retx
+  CHECK(bits(b, 42, 4) == 3);    // pd
+  CHECK(bits(b, 46, 7) == 0);    // npkts
   CHECK(bits(b, 64, 64) == ((uint64_t{5} << 48) | (0x1234 + 4096 + 65536)));
   CHECK(bits(b, 128, 64) == ((uint64_t{9} << 48) | 0x800000020000ull));  // the payload, as is
   CHECK(bits(b, 320, 32) == 368);
-  CHECK(bits(b, 416, 16) == 9);     // src_node
-  CHECK(bits(b, 432, 11) == 388);   // xfer_id
+  CHECK(bits(b, 416, 16) == 9);    // src_node
+  CHECK(bits(b, 432, 11) == 388);  // xfer_id
   CHECK(head_crc_ok(b));
   // a block that is not the last: `last` 0 on the wire
   const WirePacket w0 = head_packet(make_read_packet(d, 0, 200, 17, 9), 9);
