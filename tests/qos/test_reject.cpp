@@ -273,10 +273,23 @@ TEST_CASE("reject: descriptor rules R1..R10", "[engine][reject]") {
     CHECK(env.status(8, 14) == kDone);
     expect_channel_works(env, 8, 14);
   }
-  SECTION("R10: nonzero reserved bits (w3[62:40], w2 of a memory descriptor, w6, w7[62:0])") {
+  SECTION("R11: a read (w3 bit 40, ICD 16) of kind inline, or whose source crosses 2^48") {
+    Env env;
+    ni::Descriptor i = inline_desc(9, 18, 8, false, kNode);
+    i.read = true;
+    expect_rejected(env, {short_write(i)});
+    // the remote source range [2^48 - 16, 2^48 + 16) crosses 2^48 (node 3's memory)
+    ni::Descriptor m =
+        mem_desc(9, 18, ni::Kind::Tid, (uint64_t{3} << 48) | 0xFFFFFFFFFFF0ull, kNode, 32);
+    m.read = true;
+    expect_rejected(env, {short_write(m)});
+    CHECK(env.stat(kWritesRejected) == 2);
+    expect_channel_works(env, 9, 18);
+  }
+  SECTION("R10: nonzero reserved bits (w3[62:41], w2 of a memory descriptor, w6, w7[62:0])") {
     Env env;
     const ni::Descriptor d = tid_desc(9, 16);
-    for (unsigned b = 40; b <= 62; ++b) {
+    for (unsigned b = 41; b <= 62; ++b) {  // (bit 40 is `read`, ICD 16: R11)
       INFO("w3 bit " << b);
       std::vector<uint64_t> w = d.encode();
       w[3] |= uint64_t{1} << b;
@@ -290,7 +303,7 @@ TEST_CASE("reject: descriptor rules R1..R10", "[engine][reject]") {
         expect_rejected(env, {burst(word_addr(9, 16, 0), w, 8)});
       }
     }
-    CHECK(env.stat(kWritesRejected) == 23 + 9);
+    CHECK(env.stat(kWritesRejected) == 22 + 9);
     // Line 1: w6 nonzero, w7 with any bit but `last`.
     const ni::Descriptor l = notify_desc(9, 16, ni::Kind::FourFid, 0x100, kNode, 1000, 0x1, 0x2);
     REQUIRE(env.write(line0(l, l.encode())) == sim::kRespOkay);

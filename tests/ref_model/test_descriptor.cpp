@@ -26,8 +26,10 @@ TEST_CASE("control word bit positions", "[descriptor]") {
   // bits 39..32 = 0 0 11 0011 = 0x33, last = bit 63
   CHECK(s.pack() == 0x8000003300000005ull);
 
-  ControlWord r = ControlWord::unpack(0x4000010000000000ull);  // bits 62 and 40
-  CHECK(r.rsvd == ((1u << 22) | 1u));
+  ControlWord r = ControlWord::unpack(0x4000030000000000ull);  // bits 62, 41 and 40
+  CHECK(r.rsvd == ((1u << 21) | 1u));                          // reserved: bits 62:41
+  CHECK(r.read);                                               // bit 40: read (ICD 16)
+  CHECK(ControlWord::unpack(uint64_t{1} << 40).pack() == uint64_t{1} << 40);
   CHECK_FALSE(r.last);
   CHECK(ControlWord::unpack(0xFFFFFFFF00000000ull).size == 0);
   CHECK(ControlWord::unpack(0x00000000FFFFFFFFull).size == 0xFFFFFFFFu);

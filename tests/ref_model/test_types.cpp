@@ -30,7 +30,8 @@ TEST_CASE("ni_pkg formats match the ICD (read through the header generated from 
     at(pkg::ctrl_word_t::kind, 36, 2);
     at(pkg::ctrl_word_t::notify, 38, 1);
     at(pkg::ctrl_word_t::is_long, 39, 1);
-    at(pkg::ctrl_word_t::rsvd, 40, 23);
+    at(pkg::ctrl_word_t::read, 40, 1);
+    at(pkg::ctrl_word_t::rsvd, 41, 22);
     at(pkg::ctrl_word_t::last, 63, 1);
   }
   SECTION("block descriptor (ICD 6)") {
