@@ -52,7 +52,7 @@ void ReadAllocModel::serve(uint64_t c, const Req& r, unsigned ch) {
   Descriptor& d = X.d;
   d.page = page;
   d.channel = WrChPerPage + ch;
-  d.kind = r.pl.kind;
+  d.kind = Kind::Tid;  // whatever the request's kind (design.md 19: FIDs would deadlock)
   d.src = r.h.dst_addr & mask_bits(48);
   d.dst = r.pl.local_dst;
   d.size = r.pl.bytes;

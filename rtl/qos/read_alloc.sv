@@ -161,7 +161,10 @@ module read_alloc
     ctrl          = '0;
     ctrl.size     = a_pl.bytes;
     ctrl.prio     = a_pl.prio;
-    ctrl.kind     = a_pl.kind;
+    // TID-only whatever the request's kind [deviation]: a one-block transfer gains nothing
+    // from a flow ID, and FIDs held by this node's own reads (a read keeps its FID until its
+    // last response) would deadlock two nodes reading each other (docs/design.md 19).
+    ctrl.kind     = KindTid;
     ctrl.notify   = a_q.hdr.notify && a_pl.last;
     ctrl.last     = 1'b1;
     si            = '0;
@@ -196,7 +199,7 @@ module read_alloc
     end else if (serve_go) begin
       e_valid_q <= 1'b1;
       e_node_q  <= a_xfer;
-      e_qid_q   <= queue_of(a_pl.kind, a_pl.prio, 1'b0, IntraPrios);
+      e_qid_q   <= queue_of(KindTid, a_pl.prio, 1'b0, IntraPrios);
     end else if (enq_ready_i) begin
       e_valid_q <= 1'b0;
     end
@@ -277,7 +280,7 @@ module read_alloc
   logic unused_a;
   logic unused_key;  // (the response goes to src with tid: the check is only matched)
   assign unused_key = ^{key_q[head_rch].blk};
-  assign unused_a = ^{a_q.rsvd, a_q.xfer_id, a_q.hcrc, a_q.hdr.rsvd, a_q.hdr.npkts,
+  assign unused_a = ^{a_q.rsvd, a_q.xfer_id, a_q.hcrc, a_q.hdr.rsvd, a_q.hdr.npkts, a_pl.kind,
                       a_q.hdr.retx, a_q.hdr.last, a_q.hdr.len, a_q.hdr.kind,
                       a_q.hdr.dst_addr[63:48], a_pl.rsvd, unused_aq_count};
 
