@@ -633,6 +633,20 @@ package ni_pkg;
     return s;
   endfunction
 
+  // An ACK or NACK head beat (ICD 11), sealed: the response to block {tid, seq} of node `to`,
+  // sent by node `from` (the receive unit's responses and the engine's deferred ones).
+  function automatic wire_head_t wire_response(logic nack, tid_t tid, seq_t seq, node_t to,
+                                               node_t from);
+    wire_head_t h;
+    h              = '0;
+    h.hdr.kind     = nack ? WkNack : WkAck;
+    h.hdr.tid      = tid;
+    h.hdr.seq      = seq;
+    h.hdr.dst_addr = {to, 48'd0};
+    h.src_node     = from;
+    return wire_seal(h);
+  endfunction
+
 endpackage
 /* verilator lint_on UNUSEDPARAM */
 

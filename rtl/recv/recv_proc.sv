@@ -216,25 +216,16 @@ module recv_proc
   end
 
   // The response register (rsp_tx): loaded only when free.
-  function automatic wire_head_t make_resp(wire_kind_e k, recv_key_t to, node_t from);
-    wire_head_t h;
-    h              = '0;
-    h.hdr.kind     = k;
-    h.hdr.tid      = to.tid;
-    h.hdr.seq      = to.seq;
-    h.hdr.dst_addr = {to.src, 48'd0};
-    h.src_node     = from;
-    return wire_seal(h);
-  endfunction
-
   always_comb begin
     r_valid_d = r_valid_q && !rsp_tx_ready_i;
     r_beat_d  = r_beat_q;
     // (the hcrc is computed only for the response sent)
     unique case (act)
-      ActInlineAck: r_beat_d = make_resp(WkAck, ack_i, node_id_i);
-      ActAck:       r_beat_d = make_resp(WkAck, ck_key_i, node_id_i);
-      ActNack:      r_beat_d = make_resp(WkNack, desc_key, node_id_i);
+      ActInlineAck: r_beat_d = wire_response(1'b0, ack_i.tid, ack_i.seq, ack_i.src, node_id_i);
+      ActAck:       r_beat_d = wire_response(1'b0, ck_key_i.tid, ck_key_i.seq, ck_key_i.src,
+                                                 node_id_i);
+      ActNack:      r_beat_d = wire_response(1'b1, desc_key.tid, desc_key.seq, desc_key.src,
+                                                 node_id_i);
       default: ;
     endcase
     if (rsp_send) r_valid_d = 1'b1;

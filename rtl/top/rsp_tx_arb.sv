@@ -37,18 +37,9 @@ module rsp_tx_arb
     else        sel = eng_valid_i && (!rx_valid_i || pref_q);
   end
 
-  wire_head_t h;
-  always_comb begin
-    h              = '0;
-    h.hdr.kind     = eng_i.nack ? WkNack : WkAck;
-    h.hdr.tid      = eng_i.tid;
-    h.hdr.seq      = eng_i.seq;
-    h.hdr.dst_addr = {eng_node_i, 48'd0};
-    h.src_node     = node_id_i;
-  end
-
   assign tx_valid_o  = sel ? eng_valid_i : rx_valid_i;
-  assign tx_data_o   = sel ? wire_seal(h) : rx_data_i;
+  assign tx_data_o   = sel ? wire_response(eng_i.nack, eng_i.tid, eng_i.seq, eng_node_i, node_id_i)
+                         : rx_data_i;
   assign rx_ready_o  = !sel && tx_ready_i;
   assign eng_ready_o = sel && tx_ready_i;
   assign eng_sel_o   = sel;
