@@ -10,7 +10,6 @@
 #include "ref_model/common/addr_map.hpp"
 #include "ref_model/common/wire.hpp"
 #include "ref_model/qos/descriptor_write_model.hpp"
-#include "sim/core/rdma_read.hpp"
 
 namespace sim {
 
@@ -192,11 +191,11 @@ std::string ScenarioEvent::what() const {
   return s + ", at cycle " + std::to_string(at) + ")";
 }
 
-AxiWrite descriptor_write(const ni::Descriptor& d, unsigned width, bool read) {
+AxiWrite descriptor_write(const ni::Descriptor& d, unsigned width) {
   AxiWrite w;
   w.addr = ni::desc_addr(d.page, d.channel, 0);
   w.size = width == 16 ? 4 : 3;
-  w.beats = beats_from_words(w.addr, width, rdma_read::encode(d, read));
+  w.beats = beats_from_words(w.addr, width, d.encode());
   return w;
 }
 
@@ -292,8 +291,7 @@ void parse_descriptor(const Ev& v, ScenarioEvent& ev) {
   d.notify = v.flag("notify", false);
   // An RDMA Read (ICD 16): encoded as given, also where the ICD rejects it (kind inline, a
   // source crossing 2^48), so that a scenario can check the rejection.
-  ev.desc_read = v.flag("read", false);
-  rdma_read::set_read(d, ev.desc_read);
+  d.read = v.flag("read", false);
   d.notify_addr = v.num_or("notify_addr", ~uint64_t{0}, 0);
   d.notify_tag = v.num_or("notify_tag", ~uint64_t{0}, 0);
   if (v.has("payload")) {
@@ -325,7 +323,7 @@ void parse_descriptor(const Ev& v, ScenarioEvent& ev) {
   if (ev.width != 8 && ev.width != 16)
     v.error("width", "must be 8 or 16, got " + std::to_string(ev.width));
   if (v.has("expect_resp")) ev.expect_resp = v.resp("expect_resp");
-  ev.write = descriptor_write(d, ev.width, ev.desc_read);
+  ev.write = descriptor_write(d, ev.width);
 }
 
 void parse_ack(const Ev& v, ScenarioEvent& ev) {
@@ -351,8 +349,8 @@ void parse_stall(const Ev& v, ScenarioEvent& ev) {
 }
 
 std::optional<unsigned> wire_kind(const std::string& s) {
-  for (unsigned k = 0; k < rdma_read::kNumWireKinds; ++k) {
-    if (s == rdma_read::kWireKindNames[k]) return k;
+  for (unsigned k = 0; k < ni::kNumWireKinds; ++k) {
+    if (s == ni::to_string(ni::WireKind(k))) return k;
   }
   return std::nullopt;
 }
@@ -617,10 +615,10 @@ Scenario load_scenario(const std::string& path, const ResponderOptions& base_res
 // ---------------------------------------------------------------------------------------------
 ScenarioDriver::ScenarioDriver(const Scenario& sc, AxiMaster& axi, Responder& rsp,
                                StallInjector& blk, StallInjector& pkt)
-    : sc_(sc), axi_(axi), rsp_(&rsp), blk_(&blk), pkt_(&pkt) {}
+    : sc_(sc), axi_(axi), rsp_(&rsp), blk_(&blk), pkt_(&pkt), end_(end_of_mine()) {}
 
 ScenarioDriver::ScenarioDriver(const Scenario& sc, AxiMaster& axi, unsigned node)
-    : sc_(sc), axi_(axi), node_(int(node)) {}
+    : sc_(sc), axi_(axi), node_(int(node)), end_(end_of_mine()) {}
 
 bool ScenarioDriver::mine(const ScenarioEvent& e) const {
   if (node_ < 0) return true;
@@ -629,12 +627,14 @@ bool ScenarioDriver::mine(const ScenarioEvent& e) const {
           e.op == ScenarioEvent::Op::Descriptor);
 }
 
-bool ScenarioDriver::done() const {
-  for (std::size_t i = next_; i < sc_.events.size(); ++i) {
-    if (mine(sc_.events[i])) return false;
+std::size_t ScenarioDriver::end_of_mine() const {
+  for (std::size_t i = sc_.events.size(); i > 0; --i) {
+    if (mine(sc_.events[i - 1])) return i;
   }
-  return true;
+  return 0;
 }
+
+bool ScenarioDriver::done() const { return next_ >= end_; }
 
 void ScenarioDriver::drive(uint64_t cycle) {
   while (next_ < sc_.events.size() && sc_.events[next_].at <= cycle) {

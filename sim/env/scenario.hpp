@@ -45,7 +45,6 @@ struct ScenarioEvent {
   std::optional<uint8_t> expect_resp;
   std::optional<uint64_t> expect;  // read data
   ni::Descriptor desc;
-  bool desc_read = false;  // descriptor: an RDMA Read (ICD 16), control bit 40
   unsigned width = 16;
   // ack
   uint16_t tid = 0, seq = 0;
@@ -107,6 +106,8 @@ class ScenarioDriver : public Component {
 
  private:
   bool mine(const ScenarioEvent& e) const;
+  // One past the last event this driver plays (done() is asked every cycle).
+  std::size_t end_of_mine() const;
 
   const Scenario& sc_;
   AxiMaster& axi_;
@@ -115,13 +116,14 @@ class ScenarioDriver : public Component {
   StallInjector* pkt_ = nullptr;
   int node_ = -1;  // >= 0: only this node's CPU-port events
   std::size_t next_ = 0;
+  std::size_t end_ = 0;  // end_of_mine()
   std::string failure_;
   uint64_t failure_cycle_ = 0;
 };
 
-// AXI writes of a descriptor event: one burst per descriptor, in word order; `read` sets
-// control bit 40 (an RDMA Read, ICD 16).
-AxiWrite descriptor_write(const ni::Descriptor& d, unsigned width, bool read = false);
+// AXI writes of a descriptor event: one burst per descriptor, in word order (an RDMA Read,
+// ICD 16: the descriptor's `read` sets control bit 40).
+AxiWrite descriptor_write(const ni::Descriptor& d, unsigned width);
 
 // Collects a run's stimulus and writes it as a scenario.
 class Recorder {

@@ -61,7 +61,13 @@ struct Tally : Listener {
 class NodeWiring::NetScenarioDriver : public Component {
  public:
   NetScenarioDriver(const Scenario& sc, Network& req, Network& rsp, Recorder* rec)
-      : sc_(sc), req_(req), rsp_(rsp), rec_(rec) {}
+      : sc_(sc), req_(req), rsp_(rsp), rec_(rec) {
+    // One past the last net or packet event (done() is asked every cycle).
+    for (std::size_t i = sc_.events.size(); i > 0 && end_ == 0; --i) {
+      const auto op = sc_.events[i - 1].op;
+      if (op == ScenarioEvent::Op::Net || op == ScenarioEvent::Op::Packet) end_ = i;
+    }
+  }
   void drive(uint64_t cycle) override {
     while (next_ < sc_.events.size() && sc_.events[next_].at <= cycle) {
       const ScenarioEvent& e = sc_.events[next_++];
@@ -80,13 +86,7 @@ class NodeWiring::NetScenarioDriver : public Component {
       }
     }
   }
-  bool done() const {
-    for (std::size_t i = next_; i < sc_.events.size(); ++i) {
-      const auto op = sc_.events[i].op;
-      if (op == ScenarioEvent::Op::Net || op == ScenarioEvent::Op::Packet) return false;
-    }
-    return true;
-  }
+  bool done() const { return next_ >= end_; }
   bool busy() const override { return !done(); }
 
  private:
@@ -95,6 +95,7 @@ class NodeWiring::NetScenarioDriver : public Component {
   Network& rsp_;
   Recorder* rec_;
   std::size_t next_ = 0;
+  std::size_t end_ = 0;
 };
 
 struct NodeWiring::Node {
