@@ -99,6 +99,9 @@ constexpr bool is_cm(Kind k) { return k == Kind::OneFid || k == Kind::FourFid; }
 constexpr unsigned xfer_id(unsigned page, unsigned channel) { return page * ChPerPage + channel; }
 constexpr unsigned xfer_page(unsigned xfer) { return xfer / ChPerPage; }
 constexpr unsigned xfer_channel(unsigned xfer) { return xfer % ChPerPage; }
+// Channels 64..127 of a page are read channels (ICD 1, 16): the engine serves read requests
+// there; they have no CPU-visible status.
+constexpr bool is_read_channel(unsigned xfer) { return xfer_channel(xfer) >= WrChPerPage; }
 
 // Write-channel index (status registers) = page*64 + channel, channel < 64 (10 bit).
 constexpr unsigned wch_index(unsigned page, unsigned channel) {

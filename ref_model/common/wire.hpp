@@ -15,7 +15,8 @@
 namespace ni {
 
 enum class WireKind : uint8_t { Inline = 0, Ctrl = 1, Data = 2, Ack = 3, Nack = 4, ReadReq = 5 };
-const char* to_string(WireKind k);
+constexpr unsigned kNumWireKinds = 6;
+const char* to_string(WireKind k);  // "?" for a kind the ICD does not define
 
 constexpr unsigned kBeatBytes = 64;
 constexpr unsigned kPktBytes = 1024;  // largest data-packet payload

@@ -7,7 +7,6 @@
 #include <memory>
 
 #include "ref_model/qos/descriptor_write_model.hpp"
-#include "sim/core/rdma_read.hpp"
 
 namespace sim {
 
@@ -70,11 +69,8 @@ uint32_t Cpu::random_size(bool inline_kind) {
   return uint32_t(rng_.range(std::min<uint32_t>(65537, mx), mx));
 }
 
-std::vector<uint64_t> Cpu::Drawn::words() const { return rdma_read::encode(d, read); }
-
-Cpu::Drawn Cpu::random_descriptor(unsigned page, unsigned ch) {
-  Drawn drawn;
-  ni::Descriptor& d = drawn.d;
+ni::Descriptor Cpu::random_descriptor(unsigned page, unsigned ch) {
+  ni::Descriptor d;
   d.page = page;
   d.channel = ch;
   const unsigned total = cfg_.w_tid + cfg_.w_1x + cfg_.w_4x + cfg_.w_inline;
@@ -93,8 +89,7 @@ Cpu::Drawn Cpu::random_descriptor(unsigned page, unsigned ch) {
   // RDMA Read (ICD 16): memory kinds only; drawn only when configured, so that read_pct 0
   // leaves the random stream as it was.
   const bool read = cfg_.read_pct != 0 && d.kind != ni::Kind::Inline && rng_.percent(cfg_.read_pct);
-  drawn.read = read;
-  rdma_read::set_read(d, read);
+  d.read = read;
   if (cfg_.nodes != 0) {
     // Full NI: a real destination node, a destination nobody else writes, a source below
     // 2^47 (its bits 63:48 random half the time: the NI ignores them, ICD 10). A read: the
@@ -123,7 +118,7 @@ Cpu::Drawn Cpu::random_descriptor(unsigned page, unsigned ch) {
         d.notify_tag = rng_.bits64();
       }
     }
-    return drawn;
+    return d;
   }
   const uint64_t node = rng_.range(0, 0xFFFF) << 48;
   uint64_t a48 = rng_.range(0, kAddrSpace - 1);
@@ -146,7 +141,7 @@ Cpu::Drawn Cpu::random_descriptor(unsigned page, unsigned ch) {
       d.notify_tag = rng_.bits64();
     }
   }
-  return drawn;
+  return d;
 }
 
 uint64_t Cpu::alloc_dst(uint64_t n, bool block_aligned) {
@@ -259,8 +254,7 @@ void Cpu::issue_descriptor(uint64_t cycle, bool intruder) {
   if (busy_count_ + writing_ >= cfg_.max_live) return;
   unsigned page = 0, ch = 0;
   // Decide the shape before the channel: long descriptors need an even pair.
-  Drawn drawn = random_descriptor(0, 0);
-  ni::Descriptor& d = drawn.d;
+  ni::Descriptor d = random_descriptor(0, 0);
   if (!pick_channel(d.is_long(), page, ch)) return;
   d.page = page;
   d.channel = ch;
@@ -284,7 +278,7 @@ void Cpu::issue_descriptor(uint64_t cycle, bool intruder) {
     ch_[w] = Ch::Busy;
     if (early_[w] != 0) finish_channel(w, early_[w] == 3);  // a 32-channel read saw it end
   };
-  const std::vector<uint64_t> words = drawn.words();
+  const std::vector<uint64_t> words = d.encode();
   if (!intruder) {
     write_words(page, ch, words, on_done);
     return;
@@ -337,8 +331,8 @@ void Cpu::issue_illegal(uint64_t cycle) {
   Target t{page, 0};
   // A free channel when there is one (otherwise the write also breaks R2, still illegal).
   pick_channel(false, t.page, t.ch);
-  ni::Descriptor d = random_descriptor(t.page, t.ch).d;
-  rdma_read::set_read(d, false);
+  ni::Descriptor d = random_descriptor(t.page, t.ch);
+  d.read = false;
   d.notify = false;
   d.long_mode = ni::LongMode::Short;
   if (d.kind == ni::Kind::Inline) {
@@ -431,7 +425,7 @@ std::vector<uint64_t> Cpu::illegal_line(unsigned kind, const ni::Descriptor& d, 
         // Bits 62:40 of w3; bit 40 is `read` (ICD 16), legal on a memory transfer: there the
         // draw that names it sets bit 62 instead (the same draws as before reads).
         unsigned bit = 40 + unsigned(rng_.range(0, 22));
-        if (bit == rdma_read::kCtrlReadBit && d.kind != ni::Kind::Inline) bit = 62;
+        if (bit == ni::CtrlReadBit && d.kind != ni::Kind::Inline) bit = 62;
         words[3] |= uint64_t{1} << bit;
       }
       return words;
@@ -442,7 +436,8 @@ std::vector<uint64_t> Cpu::illegal_line(unsigned kind, const ni::Descriptor& d, 
       e.size = std::clamp<uint32_t>(e.size, 1, 16);
       e.payload.assign(e.size, 0xA5);
       e.src = 0;
-      return rdma_read::encode(e, true);
+      e.read = true;
+      return e.encode();
     default:  // 15, ICD 16: a read whose src_addr[47:0] + size crosses 2^48
       how = "R16 read src overflow";
       if (e.kind == ni::Kind::Inline) {
@@ -451,7 +446,8 @@ std::vector<uint64_t> Cpu::illegal_line(unsigned kind, const ni::Descriptor& d, 
       }
       e.size = std::max<uint32_t>(e.size, 2);
       e.src = (e.src & 0xFFFF000000000000ull) | (kAddrSpace - 1 - rng_.range(0, e.size - 2));
-      return rdma_read::encode(e, true);
+      e.read = true;
+      return e.encode();
   }
 }
 

@@ -72,14 +72,9 @@ class Cpu : public Component {
   // Stops issuing anything (descriptors, polls): the end of a run, before its read-back.
   void stop() { stopped_ = true; }
 
-  // One random descriptor as the CPU draws it for a legal write (public for the unit tests):
-  // `read` is an RDMA Read (ICD 16), whose words carry control bit 40.
-  struct Drawn {
-    ni::Descriptor d;
-    bool read = false;
-    std::vector<uint64_t> words() const;
-  };
-  Drawn random_descriptor(unsigned page, unsigned ch);
+  // One random descriptor as the CPU draws it for a legal transfer (public for the unit
+  // tests); its `read` marks an RDMA Read (ICD 16), whose words carry control bit 40.
+  ni::Descriptor random_descriptor(unsigned page, unsigned ch);
 
  private:
   enum class Ch : uint8_t { Free, Writing, Busy, Reserved };

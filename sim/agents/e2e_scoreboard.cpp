@@ -7,7 +7,6 @@
 #include <iterator>
 
 #include "ref_model/common/types.hpp"
-#include "sim/core/rdma_read.hpp"
 
 namespace sim {
 
@@ -49,7 +48,7 @@ struct E2eScoreboard::Tap : Listener {
   void on_memwr(const MemWrEvent& e) override { sb.on_node_memwr(node, e); }
   void on_xfer(const XferEvent& e) override {
     if (e.what == XferEvent::What::Live) {
-      sb.on_live(node, e.xfer, *e.desc, e.cycle, rdma_read::is_read(*e.desc));
+      sb.on_live(node, e.xfer, *e.desc, e.cycle);
     } else {
       sb.on_finish(node, e.xfer, e.what == XferEvent::What::Error, e.cycle);
     }
@@ -91,23 +90,22 @@ void E2eScoreboard::add_range(unsigned node, uint64_t a, uint64_t n, uint64_t id
   m.emplace(a, Range{a + n, id, notify});
 }
 
-void E2eScoreboard::on_live(unsigned node, unsigned xfer, const ni::Descriptor& d, uint64_t cycle,
-                            bool read) {
+void E2eScoreboard::on_live(unsigned node, unsigned xfer, const ni::Descriptor& d, uint64_t cycle) {
   Xfer x;
   x.d = d;
   x.issuer = node;
-  x.read = read;
-  x.served = rdma_read::is_read_channel(xfer);
+  x.read = d.read;
+  x.served = ni::is_read_channel(xfer);
   // A write: from this node to node dst_addr[63:48]. A read: from the responder, node
   // src_addr[63:48], into this node (dst_addr[63:48] is ignored, ICD 16).
-  x.src = read ? unsigned(d.src >> 48) : node;
-  x.dst = read ? node : unsigned(d.dst >> 48);
+  x.src = x.read ? unsigned(d.src >> 48) : node;
+  x.dst = x.read ? node : unsigned(d.dst >> 48);
   x.live_cycle = cycle;
   if (x.src >= mem_.size() || x.dst >= mem_.size()) {
     fail(cycle, "harness: " + describe(x) + " names a node that does not exist");
     return;
   }
-  if (read && x.served) {
+  if (x.read && x.served) {
     fail(cycle, "harness: a read on a read channel: " + describe(x));
     return;
   }

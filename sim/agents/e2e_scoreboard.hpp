@@ -11,7 +11,7 @@
 // notification record a memory receives it announces on that node's bus (NotifyEvent).
 //
 // RDMA Read (ICD 16). A live transfer whose descriptor is a read (control bit 40; from the
-// engine model's XferEvent through rdma_read::is_read) is checked at its issuer: its bytes
+// engine model's XferEvent: its descriptor's `read`) is checked at its issuer: its bytes
 // land in the issuer's memory at dst_addr[47:0] and must equal the responder's (node
 // src_addr[63:48]) memory at src_addr[47:0] when it turns DONE; a notifying read's record is
 // in the issuer's memory at the notification address, written after the last data byte and
@@ -53,10 +53,8 @@ class E2eScoreboard : public Checker {
   void attach(unsigned n, EventBus& bus);
   // What the bus of node `node` delivers, by hand (the unit tests): transfer `xfer` (the
   // node's engine's transfer index, page * 128 + channel) went live / finished, a write
-  // completed. `read`: the descriptor is an RDMA Read (ICD 16) that node issued; the bus
-  // passes rdma_read::is_read(descriptor).
-  void on_live(unsigned node, unsigned xfer, const ni::Descriptor& d, uint64_t cycle,
-               bool read = false);
+  // completed (an RDMA Read that node issued: the descriptor's `read`, ICD 16).
+  void on_live(unsigned node, unsigned xfer, const ni::Descriptor& d, uint64_t cycle);
   void on_finish(unsigned node, unsigned xfer, bool error, uint64_t cycle);
   void on_node_memwr(unsigned node, const MemWrEvent& e);
 

@@ -8,7 +8,6 @@
 #include "ref_model/common/crc32.hpp"
 #include "ref_model/common/packet.hpp"
 #include "ref_model/common/wire.hpp"
-#include "sim/core/rdma_read.hpp"
 
 namespace sim {
 
@@ -129,7 +128,7 @@ void LogWriter::on_tx(const TxEvent& e) {
       "\"net\":\"%s\",\"kind\":\"%s\",\"tid\":%u,\"seq\":%u,\"len\":%u,\"dst\":\"0x%" PRIx64
       "\",\"src_node\":%u,\"npkts\":%u,\"last\":%u,\"retx\":%u,\"notify\":%u,\"beats\":%zu,"
       "\"hcrc_ok\":%s,\"pcrc_ok\":%s}\n",
-      to_string(e.net), rdma_read::wire_kind_name(h.kind), h.tid, h.seq, h.len, h.dst_addr,
+      to_string(e.net), ni::to_string(ni::WireKind(h.kind)), h.tid, h.seq, h.len, h.dst_addr,
       h.src_node, h.npkts, h.last ? 1u : 0u, h.retx ? 1u : 0u, h.notify ? 1u : 0u, p.beats.size(),
       p.hcrc_ok() ? "true" : "false", (!p.is_data() || p.pcrc_ok()) ? "true" : "false");
 }
@@ -139,8 +138,8 @@ void LogWriter::on_net(const NetEvent& e) {
                "{\"cycle\":%" PRIu64
                ",\"ev\":\"net\",\"action\":\"%s\",\"from\":%u,\"to\":%u,"
                "\"kind\":\"%s\",\"tid\":%u,\"seq\":%u}\n",
-               e.cycle, to_string(e.action), e.from, e.to, rdma_read::wire_kind_name(e.kind), e.tid,
-               e.seq);
+               e.cycle, to_string(e.action), e.from, e.to, ni::to_string(ni::WireKind(e.kind)),
+               e.tid, e.seq);
 }
 
 void LogWriter::on_notify(const NotifyEvent& e) {

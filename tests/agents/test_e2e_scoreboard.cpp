@@ -14,8 +14,8 @@
 #include <vector>
 
 #include "ref_model/common/descriptor.hpp"
-#include "ref_model/common/mem_image.hpp"
 #include "sim/agents/e2e_scoreboard.hpp"
+#include "tests/agents/e2e_fixture.hpp"
 
 using Catch::Matchers::Contains;
 
@@ -23,7 +23,7 @@ namespace {
 
 constexpr uint64_t kDst = uint64_t{1} << 47;  // destinations at or above 2^47 (ICD 15)
 
-uint64_t at(unsigned node, uint64_t a) { return (uint64_t{node} << 48) | a; }
+using e2e_test::at;
 
 // A notification record announced on node `node`'s bus: (cycle, node, addr, tag, src_node).
 using Notify = std::tuple<uint64_t, unsigned, uint64_t, uint64_t, unsigned>;
@@ -36,43 +36,12 @@ struct NotifyLog : sim::Listener {
   unsigned node;
 };
 
-// Three nodes' memories and buses and a scoreboard over them.
-struct Fixture {
-  ni::MemImage m0{0}, m1{1}, m2{2};
-  sim::E2eScoreboard sb{{&m0, &m1, &m2}};
-  sim::EventBus bus[3];
+// The shared fixture with every node's notification records logged.
+struct Fixture : e2e_test::Fixture {
   std::vector<Notify> seen;
   NotifyLog logs[3] = {{seen, 0}, {seen, 1}, {seen, 2}};
   Fixture() {
-    for (unsigned n = 0; n < 3; ++n) {
-      sb.attach(n, bus[n]);
-      bus[n].add(logs[n]);
-    }
-  }
-  ni::MemImage& mem(unsigned n) { return n == 0 ? m0 : n == 1 ? m1 : m2; }
-
-  // `data` written at `a` of node `node` and reported as one burst of one run.
-  void write(unsigned node, uint64_t a, const std::vector<uint8_t>& data, uint64_t cycle = 0) {
-    mem(node).write(a, data.data(), data.size());
-    sim::MemWrEvent e{};
-    e.cycle = cycle;
-    e.awaddr = a & ~uint64_t{63};
-    e.addr = a;
-    e.bytes = data.size();
-    e.runs.push_back(sim::MemWrEvent::Run{a, data});
-    bus[node].emit([&](sim::Listener& l) { l.on_memwr(e); });
-  }
-  // The source bytes of memory transfer `d` of node `src` into its destination, in bursts of
-  // at most `chunk` bytes; `flip` >= 0 inverts that byte on the way.
-  void copy(unsigned src, const ni::Descriptor& d, std::size_t chunk = 64, long flip = -1) {
-    std::vector<uint8_t> b = mem(src).read(d.src, d.size);
-    if (flip >= 0) b[std::size_t(flip)] ^= 0xff;
-    const unsigned dst = unsigned(d.dst >> 48);
-    const uint64_t a = d.dst & ((uint64_t{1} << 48) - 1);
-    for (std::size_t i = 0; i < b.size(); i += chunk) {
-      const std::size_t n = std::min(chunk, b.size() - i);
-      write(dst, a + i, std::vector<uint8_t>(b.begin() + long(i), b.begin() + long(i + n)));
-    }
+    for (unsigned n = 0; n < 3; ++n) bus[n].add(logs[n]);
   }
 };
 

@@ -22,10 +22,10 @@
 #include "sim/agents/axi_master.hpp"
 #include "sim/agents/cpu.hpp"
 #include "sim/agents/e2e_scoreboard.hpp"
-#include "sim/core/rdma_read.hpp"
 #include "sim/env/config.hpp"
 #include "sim/env/log_writer.hpp"
 #include "sim/env/scenario.hpp"
+#include "tests/agents/e2e_fixture.hpp"
 
 using Catch::Matchers::Contains;
 using nlohmann::json;
@@ -36,7 +36,7 @@ constexpr uint64_t kBit40 = uint64_t{1} << 40;
 constexpr uint64_t kMask48 = (uint64_t{1} << 48) - 1;
 constexpr uint64_t kHalf = uint64_t{1} << 47;  // sources below, destinations at or above
 
-uint64_t at(unsigned node, uint64_t a) { return (uint64_t{node} << 48) | a; }
+using e2e_test::at;
 
 }  // namespace
 
@@ -117,7 +117,7 @@ TEST_CASE("scenario: \"read\": true sets control bit 40, nothing else changes",
   const sim::Scenario sc = one_event(desc_event(extra));
   REQUIRE(sc.events.size() == 1);
   const sim::ScenarioEvent& e = sc.events[0];
-  CHECK(e.desc_read);
+  CHECK(e.desc.read);
   const std::vector<uint64_t> got = words_of(e.write);
   REQUIRE(got.size() == (notify ? 8u : 4u));
   // ICD 4 by hand: size 300, prio 5 << 32, kind 1 << 36, notify << 38, long << 39, read << 40,
@@ -137,7 +137,7 @@ TEST_CASE("scenario: \"read\": true sets control bit 40, nothing else changes",
   // the same event as a write: only bit 40 differs
   extra["read"] = false;
   const sim::Scenario w = one_event(desc_event(extra));
-  CHECK_FALSE(w.events[0].desc_read);
+  CHECK_FALSE(w.events[0].desc.read);
   std::vector<uint64_t> want = got;
   want[3] &= ~kBit40;
   CHECK(words_of(w.events[0].write) == want);
@@ -146,7 +146,7 @@ TEST_CASE("scenario: \"read\": true sets control bit 40, nothing else changes",
 TEST_CASE("scenario: \"read\" defaults to false; a read of kind inline is encoded as given",
           "[rdma_read][scenario]") {
   const sim::Scenario sc = one_event(desc_event(json::object()));
-  CHECK_FALSE(sc.events[0].desc_read);
+  CHECK_FALSE(sc.events[0].desc.read);
   CHECK((words_of(sc.events[0].write)[3] & kBit40) == 0);
   // illegal (ICD 16), but a scenario may write it to check the SLVERR
   const sim::Scenario il = one_event(json{{"at", 0},
@@ -158,7 +158,7 @@ TEST_CASE("scenario: \"read\" defaults to false; a read of kind inline is encode
                                           {"payload", "0a0b"},
                                           {"read", 1u},
                                           {"expect_resp", "SLVERR"}});
-  CHECK(il.events[0].desc_read);
+  CHECK(il.events[0].desc.read);
   const std::vector<uint64_t> w = words_of(il.events[0].write);
   REQUIRE(w.size() == 4);
   CHECK(w[3] == (2 | (uint64_t{3} << 36) | kBit40 | (uint64_t{1} << 63)));
@@ -225,7 +225,7 @@ sim::TrafficConfig node_traffic(unsigned read_pct) {
 uint64_t stream_digest(sim::Cpu& cpu, unsigned n) {
   uint64_t h = 0xcbf29ce484222325ull;
   for (unsigned i = 0; i < n; ++i) {
-    for (uint64_t w : cpu.random_descriptor(0, 0).words()) {
+    for (uint64_t w : cpu.random_descriptor(0, 0).encode()) {
       for (unsigned b = 0; b < 8; ++b) h = (h ^ ((w >> (8 * b)) & 0xFF)) * 0x100000001b3ull;
     }
   }
@@ -237,9 +237,9 @@ uint64_t stream_digest(sim::Cpu& cpu, unsigned n) {
 TEST_CASE("cpu: read_pct 0 draws no read", "[rdma_read][cpu]") {
   CpuRig r(5, node_traffic(0));
   for (unsigned i = 0; i < 3000; ++i) {
-    const sim::Cpu::Drawn x = r.cpu.random_descriptor(0, 0);
+    const ni::Descriptor x = r.cpu.random_descriptor(0, 0);
     REQUIRE_FALSE(x.read);
-    REQUIRE((x.words()[3] & kBit40) == 0);
+    REQUIRE((x.encode()[3] & kBit40) == 0);
   }
 }
 
@@ -262,14 +262,13 @@ TEST_CASE("cpu: reads are legal memory transfers from any node into the issuer",
   unsigned reads = 0, memory = 0, notifying = 0;
   std::vector<std::pair<uint64_t, uint64_t>> ranges;  // [a, a+n) of every destination
   for (unsigned i = 0; i < 3000; ++i) {
-    const sim::Cpu::Drawn x = r.cpu.random_descriptor(0, 0);
-    const ni::Descriptor& d = x.d;
-    const std::vector<uint64_t> w = x.words();
-    REQUIRE(((w[3] & kBit40) != 0) == x.read);
+    const ni::Descriptor d = r.cpu.random_descriptor(0, 0);
+    const std::vector<uint64_t> w = d.encode();
+    REQUIRE(((w[3] & kBit40) != 0) == d.read);
     ranges.emplace_back(d.dst & kMask48, d.size);
     if (d.is_memory() && d.notify) ranges.emplace_back(d.notify_addr & kMask48, 16);
     if (d.is_memory()) ++memory;
-    if (!x.read) continue;
+    if (!d.read) continue;
     ++reads;
     INFO(d.to_string());
     REQUIRE(d.kind != ni::Kind::Inline);
@@ -309,12 +308,12 @@ TEST_CASE("cpu: engine-alone reads keep their source below 2^48", "[rdma_read][c
   CpuRig r(3, t);
   unsigned reads = 0;
   for (unsigned i = 0; i < 2000; ++i) {
-    const sim::Cpu::Drawn x = r.cpu.random_descriptor(0, 0);
-    REQUIRE(x.read == x.d.is_memory());  // 100 %: every memory transfer, never an inline one
+    const ni::Descriptor x = r.cpu.random_descriptor(0, 0);
+    REQUIRE(x.read == x.is_memory());  // 100 %: every memory transfer, never an inline one
     if (!x.read) continue;
     ++reads;
-    REQUIRE((x.d.src & kMask48) + x.d.size <= uint64_t{1} << 48);
-    REQUIRE((x.d.dst & kMask48) + x.d.size <= uint64_t{1} << 48);
+    REQUIRE((x.src & kMask48) + x.size <= uint64_t{1} << 48);
+    REQUIRE((x.dst & kMask48) + x.size <= uint64_t{1} << 48);
   }
   CHECK(reads > 1000);
 }
@@ -398,35 +397,7 @@ TEST_CASE("log: engine packet kind 2 is \"read\", wire kind 5 is \"rreq\"", "[rd
 namespace {
 
 // Three nodes' memories and buses and a scoreboard over them.
-struct Sb {
-  ni::MemImage m0{0}, m1{1}, m2{2};
-  sim::E2eScoreboard sb{{&m0, &m1, &m2}};
-  sim::EventBus bus[3];
-  Sb() {
-    for (unsigned n = 0; n < 3; ++n) sb.attach(n, bus[n]);
-  }
-  ni::MemImage& mem(unsigned n) { return n == 0 ? m0 : n == 1 ? m1 : m2; }
-  // `data` written at `a` of node `node` and reported as one burst (as the memory model does).
-  void write(unsigned node, uint64_t a, const std::vector<uint8_t>& data, uint64_t cycle = 0) {
-    mem(node).write(a, data.data(), data.size());
-    sim::MemWrEvent e{};
-    e.cycle = cycle;
-    e.awaddr = a & ~uint64_t{63};
-    e.addr = a;
-    e.bytes = data.size();
-    e.runs.push_back(sim::MemWrEvent::Run{a, data});
-    bus[node].emit([&](sim::Listener& l) { l.on_memwr(e); });
-  }
-  // Bytes [off, off+n) of `src` written at `a` of `node`, in bursts of 64.
-  void put(unsigned node, uint64_t a, const std::vector<uint8_t>& src, std::size_t off,
-           std::size_t n) {
-    for (std::size_t i = off; i < off + n; i += 64) {
-      const std::size_t k = std::min<std::size_t>(64, off + n - i);
-      write(node, a + (i - off),
-            std::vector<uint8_t>(src.begin() + long(i), src.begin() + long(i + k)));
-    }
-  }
-};
+using Sb = e2e_test::Fixture;
 
 constexpr unsigned kReadXfer = 3 * 128 + 4;  // page 3 channel 4
 
@@ -440,6 +411,7 @@ ni::Descriptor read_desc(uint64_t dst_off = 0x40, uint32_t size = 200) {
   d.src = at(2, 0x3000);
   d.dst = at(0x7777, kHalf + dst_off);
   d.size = size;
+  d.read = true;
   return d;
 }
 
@@ -477,7 +449,7 @@ TEST_CASE("e2e read: the issuer's bytes equal the responder's pattern: DONE pass
           "[rdma_read][e2e]") {
   Sb f;
   const ni::Descriptor d = read_desc();
-  f.sb.on_live(0, kReadXfer, d, 10, true);
+  f.sb.on_live(0, kReadXfer, d, 10);
   CHECK_FALSE(f.sb.failed());  // dst_addr[63:48] = 0x7777 is no node, and is ignored
   CHECK_FALSE(f.sb.quiescent());
   f.put(0, kHalf + 0x40, f.m2.read(0x3000, 200), 0, 200);
@@ -497,7 +469,7 @@ TEST_CASE("e2e read: the issuer's bytes equal the responder's pattern: DONE pass
 TEST_CASE("e2e read: wrong bytes at the issuer fail", "[rdma_read][e2e]") {
   Sb f;
   const ni::Descriptor d = read_desc();
-  f.sb.on_live(0, kReadXfer, d, 10, true);
+  f.sb.on_live(0, kReadXfer, d, 10);
   std::vector<uint8_t> want = f.m2.read(0x3000, 200);
   SECTION("one byte flipped") {
     std::vector<uint8_t> b = want;
@@ -539,7 +511,7 @@ TEST_CASE("e2e read: a responder that does not exist is a harness error", "[rdma
   Sb f;
   ni::Descriptor d = read_desc();
   d.src = at(3, 0x3000);
-  f.sb.on_live(0, kReadXfer, d, 0, true);
+  f.sb.on_live(0, kReadXfer, d, 0);
   REQUIRE(f.sb.failed());
   CHECK_THAT(f.sb.first_error().what,
              Contains("read of node 0") && Contains("names a node that does not exist"));
@@ -554,7 +526,7 @@ TEST_CASE("e2e read: the notification record at the issuer", "[rdma_read][e2e]")
   const ni::Descriptor d = notify_read(off, size);
   const std::vector<uint8_t> src = f.m2.read(0x3000, size);
   const uint64_t na = kHalf + 0x20000;
-  f.sb.on_live(0, kReadXfer, d, 0, true);
+  f.sb.on_live(0, kReadXfer, d, 0);
   SECTION("after the data, before DONE: passes") {
     f.put(0, kHalf + off, src, 0, size);
     f.write(0, na, record(last), 30);
@@ -599,7 +571,7 @@ TEST_CASE("e2e read: the size of a multi-block read's record is its last block's
           "[rdma_read][e2e]") {
   Sb f;
   const ni::Descriptor d = notify_read(0xFF00, 0x200);
-  f.sb.on_live(0, kReadXfer, d, 0, true);
+  f.sb.on_live(0, kReadXfer, d, 0);
   f.put(0, kHalf + 0xFF00, f.m2.read(0x3000, 0x200), 0, 0x200);
   f.write(0, kHalf + 0x20000, record(0x200), 30);  // the whole read's size: not what ICD 16 gives
   f.sb.on_finish(0, kReadXfer, false, 40);
@@ -616,7 +588,7 @@ TEST_CASE("e2e read: the responder's read-channel transfers are checked as write
   // request's dst_addr[47:0], dst the issuer's block, the last with the notification).
   Sb f;
   const ni::Descriptor rd = notify_read(0xFF00, 0x200);
-  f.sb.on_live(0, kReadXfer, rd, 0, true);
+  f.sb.on_live(0, kReadXfer, rd, 0);
   ni::Descriptor b0;
   b0.page = 3;
   b0.channel = 64;
@@ -685,25 +657,13 @@ TEST_CASE("e2e read: the responder's read-channel transfers are checked as write
 }
 
 // ---------------------------------------------------------------------------------------------
-// rdma_read::is_read: the scoreboard learns a read from the engine model's descriptor
+// Read channels and the READ_REQ kind's name
 // ---------------------------------------------------------------------------------------------
-TEST_CASE("rdma_read: is_read/set_read use the descriptor's read field", "[rdma_read]") {
-  ni::Descriptor r;
-  CHECK_FALSE(sim::rdma_read::is_read(r));
-  sim::rdma_read::set_read(r, true);
-  CHECK(r.read);
-  CHECK(sim::rdma_read::is_read(r));
-  CHECK((r.encode()[3] & kBit40) != 0);  // the model's encoding carries it too
-  // encode(d, read) sets or clears bit 40 of w3 only
-  ni::Descriptor d;
-  d.kind = ni::Kind::FourFid;
-  d.size = 64;
-  CHECK(sim::rdma_read::encode(d, true)[3] == (d.encode()[3] | kBit40));
-  CHECK(sim::rdma_read::encode(d, false) == d.encode());
-  CHECK(sim::rdma_read::encode(r, false)[3] == (r.encode()[3] & ~kBit40));
-  CHECK(sim::rdma_read::ctrl_is_read(sim::rdma_read::encode(d, true)[3]));
-  CHECK(sim::rdma_read::is_read_channel(3 * 128 + 64));
-  CHECK_FALSE(sim::rdma_read::is_read_channel(3 * 128 + 63));
-  CHECK(std::string(sim::rdma_read::wire_kind_name(5)) == "rreq");
-  CHECK(std::string(sim::rdma_read::wire_kind_name(6)) == "?");
+TEST_CASE("read channels are 64..127 of a page; READ_REQ is named rreq", "[rdma_read]") {
+  CHECK(ni::is_read_channel(3 * 128 + 64));
+  CHECK(ni::is_read_channel(3 * 128 + 127));
+  CHECK_FALSE(ni::is_read_channel(3 * 128 + 63));
+  CHECK_FALSE(ni::is_read_channel(4 * 128));
+  CHECK(std::string(ni::to_string(ni::WireKind::ReadReq)) == "rreq");
+  CHECK(std::string(ni::to_string(ni::WireKind(6))) == "?");
 }

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "sim/tb/node/node_coverage.hpp"
 
-#include "sim/core/rdma_read.hpp"
-
 namespace sim {
 
 namespace {
@@ -65,7 +63,8 @@ void NodeCoverage::declare() {
   // NACKs and bad CRCs come from the fault runs (retransmission recovers them) and the
   // vectors' injected packets (vectors/ni_*.json).
   // READ_REQ (ICD 16) is hit only by runs with traffic.read_pct > 0 on the RTL that has reads.
-  for (const char* k : rdma_read::kWireKindNames) db_.declare("ni.tx.kind", k);
+  for (unsigned k = 0; k < ni::kNumWireKinds; ++k)
+    db_.declare("ni.tx.kind", ni::to_string(ni::WireKind(k)));
   db_.describe("ni.tx.npkts", "data packets by the packet count of their block");
   for (const char* b : {"1", "2-7", "8-31", "32-63", "64"}) db_.declare("ni.tx.npkts", b);
   db_.describe("ni.tx.len", "data packets by payload length");
@@ -114,7 +113,7 @@ void NodeCoverage::declare() {
 void NodeCoverage::on_tx(bool rsp, unsigned from, const ni::WirePacket& p) {
   (void)from;
   const ni::WireHead h = p.head();
-  if (h.kind < rdma_read::kNumWireKinds) db_.hit("ni.tx.kind", rdma_read::kWireKindNames[h.kind]);
+  if (h.kind < ni::kNumWireKinds) db_.hit("ni.tx.kind", ni::to_string(ni::WireKind(h.kind)));
   if (!rsp && h.wire_kind() == ni::WireKind::ReadReq) {
     const ni::ReadReqPayload r = ni::ReadReqPayload::unpack(h.payload);
     const auto key = std::make_tuple(from, unsigned(h.tid), r.local_dst);
