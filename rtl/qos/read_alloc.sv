@@ -86,9 +86,16 @@ module read_alloc
   // =======================================================================================
   // Read channel state: busy flags, key and the seq to answer
   // =======================================================================================
+  // The busy flags are reset registers. A channel's key and seq are written when it is taken
+  // (the seq again on a matched re-issue) and read only while it is busy, so they need no
+  // reset and live in distributed RAM with asynchronous reads: the keys in one 16-entry RAM
+  // per channel of a page, indexed by page (stage A reads the 64 keys of its page at once,
+  // the answer the key of its channel), the seqs in one 1,024-entry RAM.
   logic [NumPages-1:0][RdChPerPage-1:0] busy_q, busy_d;
-  rkey_t [NumRch-1:0]                   key_q;
-  seq_t  [NumRch-1:0]                   aseq_q;
+  rkey_t [RdChPerPage-1:0]              page_key;   // the keys of a_page's channels
+  rkey_t [RdChPerPage-1:0]              hpage_key;  // the keys of head_rch's page
+  rkey_t                                head_key;   // the key of head_rch
+  seq_t                                 aseq_q [NumRch];
 
   // =======================================================================================
   // Stage A: the request being decided
@@ -118,7 +125,7 @@ module read_alloc
 
   always_comb begin
     for (int unsigned c = 0; c < RdChPerPage; c++) begin
-      match[c] = busy_q[a_page][c] && (key_q[{a_page, RchW'(c)}] == a_key) &&
+      match[c] = busy_q[a_page][c] && (page_key[c] == a_key) &&
                  !(pop && head_rch == {a_page, RchW'(c)});
       free[c]  = !busy_q[a_page][c];
     end
@@ -227,10 +234,10 @@ module read_alloc
   assign head_rch      = aq_head[WchW-1:0];
   assign pop           = aq_valid && drsp_ready_i;
   assign drsp_valid_o  = aq_valid;
-  assign drsp_o.tid    = key_q[head_rch].tid;
+  assign drsp_o.tid    = head_key.tid;
   assign drsp_o.seq    = aseq_q[head_rch];
   assign drsp_o.nack   = aq_head[WchW];
-  assign drsp_node_o   = key_q[head_rch].src;
+  assign drsp_node_o   = head_key.src;
 
   // =======================================================================================
   // State updates
@@ -249,9 +256,18 @@ module read_alloc
     end
   end
 
-  // Key and seq (no reset: read only while the channel is busy, written when it is taken).
+  // Key and seq RAMs (no reset: see above).
+  for (genvar c = 0; c < RdChPerPage; c++) begin : g_key
+    rkey_t key_mem_q [NumPages];
+    always_ff @(posedge clk_i) begin
+      if (serve_go && int'(a_rch[RchW-1:0]) == c) key_mem_q[a_page] <= a_key;
+    end
+    assign page_key[c]  = key_mem_q[a_page];
+    assign hpage_key[c] = key_mem_q[head_rch[WchW-1:RchW]];
+  end
+  assign head_key = hpage_key[head_rch[RchW-1:0]];
+
   always_ff @(posedge clk_i) begin
-    if (serve_go) key_q[a_rch] <= a_key;
     if (serve_go || a_reseq) aseq_q[a_rch] <= a_q.hdr.seq;
   end
 
@@ -279,7 +295,7 @@ module read_alloc
   // The request's other fields were checked by the receive unit or are informative.
   logic unused_a;
   logic unused_key;  // (the response goes to src with tid: the check is only matched)
-  assign unused_key = ^{key_q[head_rch].blk};
+  assign unused_key = ^{head_key.blk};
   assign unused_a = ^{a_q.rsvd, a_q.xfer_id, a_q.hcrc, a_q.hdr.rsvd, a_q.hdr.npkts, a_pl.kind,
                       a_q.hdr.retx, a_q.hdr.last, a_q.hdr.len, a_q.hdr.kind,
                       a_q.hdr.dst_addr[63:48], a_pl.rsvd, unused_aq_count};
