@@ -324,9 +324,16 @@ WEIGHT_RAW = {t: 1.0 for t in COMB_CELLS | set(LUTRAM_LUTS)}
 LUTRAM_READ_IN = re.compile(r"^(A|ADDR[A-H]|DPRA|RADR|ADDR)\b")
 
 
+# The snapshot (BUILD/rtl/) holds every source under its file name; a cell's source is
+# reported under the file's path in the checkout (rtl/<unit>/<name>.sv), set by main().
+RTL_PATHS: dict[str, str] = {}
+
+
 def rtl_src(cell: dict) -> str:
-    m = re.search(r"(?:^|[|/])(rtl/[^:|/]+:\d+)", cell.get("attributes", {}).get("src", ""))
-    return m.group(1) if m else ""
+    m = re.search(r"(?:^|[|/])rtl/([^:|/]+):(\d+)", cell.get("attributes", {}).get("src", ""))
+    if not m:
+        return ""
+    return f"{RTL_PATHS.get(m.group(1), 'rtl/' + m.group(1))}:{m.group(2)}"
 
 
 def longest_path(netlist: dict, top: str) -> dict:
@@ -708,6 +715,8 @@ def main() -> int:
                     help=f"seconds before the flattened {NODE_TOP} run is stopped (0: no limit)")
     ap.add_argument("files", nargs="+")
     args = ap.parse_args()
+    RTL_PATHS.update({Path(f).name: f for f in args.files})
+    RTL_PATHS.update({p.name: rel(p) for d in args.incdirs or ["rtl"] for p in (ROOT / d).rglob("*.svh")})
     build = ROOT / args.build
     build.mkdir(parents=True, exist_ok=True)
     t_start = time.monotonic()
