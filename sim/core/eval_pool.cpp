@@ -99,6 +99,18 @@ void EvalPool::worker(unsigned w) {
 }
 
 void EvalPool::eval_all(bool high) {
+  ++phases_;
+  if (serial_left_ != 0) {
+    --serial_left_;
+    ++serial_phases_;
+    for (const std::vector<Dut*>& s : share_) {
+      for (Dut* d : s) {
+        d->set_clk(high);
+        d->eval();
+      }
+    }
+    return;
+  }
   if (!workers_.empty()) {
     high_ = high;
     pending_.store(unsigned(workers_.size()));
@@ -108,11 +120,33 @@ void EvalPool::eval_all(bool high) {
       cv_work_.notify_all();
     }
   }
+  const int64_t t0 = now_ns();
   for (Dut* d : share_[0]) {
     d->set_clk(high);
     d->eval();
   }
-  if (!workers_.empty()) wait_for([this] { return pending_.load() == 0; }, cv_done_, spin_ns_);
+  if (workers_.empty()) return;
+  const int64_t t1 = now_ns();
+  wait_for([this] { return pending_.load() == 0; }, cv_done_, spin_ns_);
+  own_ns_ += t1 - t0;
+  wait_ns_ += now_ns() - t1;
+  ++window_;
+  // One thread would take about threads() x own; the threads took own + wait. Only a wait
+  // far beyond that counts (the threads run at about one thread's speed on a free machine,
+  // and stay on there). Judged from kProbe phases on (a wait of a scheduler tick shows at
+  // once), and at the window's end.
+  const bool slower = wait_ns_ > 4 * int64_t(share_.size() - 1) * own_ns_;
+  if (window_ >= kProbe && slower) {
+    serial_left_ = serial_run_;
+    serial_run_ = std::min(2 * serial_run_, kMaxSerialPhases);
+  } else if (window_ == kWindow) {
+    serial_run_ = kSerialPhases;
+  } else {
+    return;
+  }
+  window_ = 0;
+  own_ns_ = 0;
+  wait_ns_ = 0;
 }
 
 }  // namespace sim

@@ -79,6 +79,8 @@ void SimCtrl::set_threads(unsigned n) {
 }
 
 unsigned SimCtrl::threads() const { return pool_ ? pool_->threads() : 1; }
+uint64_t SimCtrl::pool_phases() const { return pool_ ? pool_->phases() : 0; }
+uint64_t SimCtrl::pool_serial_phases() const { return pool_ ? pool_->serial_phases() : 0; }
 
 void SimCtrl::clock(bool high) {
   if (pool_) {

@@ -34,6 +34,10 @@ class SimCtrl {
   // the caller's. The run is the same, byte for byte, for every n. Call after add_dut().
   void set_threads(unsigned n);
   unsigned threads() const;
+  // With threads: clock phases evaluated, and of those on the caller's thread alone because
+  // the cores were taken (EvalPool); 0 and 0 with one thread.
+  uint64_t pool_phases() const;
+  uint64_t pool_serial_phases() const;
 
   // Waveforms (FST) of every top, each under the scope of its instance name. Dumping starts
   // at cycle `from` (0 = from reset).

@@ -237,6 +237,13 @@ void Env::print_profile() const {
   row("components: post_edge", p.post_edge_s);
   row("waveform dump", p.dump_s);
   row("run loop, read-back, final checks", total - steps);
+  if (ctrl_->pool_phases() != 0) {
+    const uint64_t n = ctrl_->pool_phases(), s = ctrl_->pool_serial_phases();
+    std::fprintf(stderr,
+                 "[profile] clock phases on one thread (cores taken): %" PRIu64 " of %" PRIu64
+                 " (%.1f %%)\n",
+                 s, n, 100.0 * double(s) / double(n));
+  }
 }
 
 }  // namespace sim
