@@ -132,9 +132,9 @@ void EvalPool::eval_all(bool high) {
   wait_ns_ += now_ns() - t1;
   ++window_;
   // One thread would take about threads() x own; the threads took own + wait. Only a wait
-  // far beyond that counts (the threads run at about one thread's speed on a free machine,
-  // and stay on there). Judged from kProbe phases on (a wait of a scheduler tick shows at
-  // once), and at the window's end.
+  // far beyond that counts (the factor 4 keeps 3 nodes on 2 threads of a free machine in
+  // parallel for most phases). Judged from kProbe phases on (a wait of a scheduler tick
+  // shows at once), and at the window's end.
   const bool slower = wait_ns_ > 4 * int64_t(share_.size() - 1) * own_ns_;
   if (window_ >= kProbe && slower) {
     serial_left_ = serial_run_;
