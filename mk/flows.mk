@@ -22,14 +22,13 @@ regress: $(SIM_BIN) | deps
 
 ## regress-faults: the full NI under faults, 100,000 transfers between 2 nodes with 0.3 % drop,
 ##          0.2 % corruption, 0.5 % duplication per packet on both networks
-##          (FAULTS_CONFIG=sim/configs/regress_faults.json): every transfer must end DONE
+##          (FAULTS_CONFIG=sim/configs/regress_faults.json), in SHARDS runs side by side like
+##          regress: every transfer must end DONE
 FAULTS_CONFIG ?= sim/configs/regress_faults.json
 regress-faults: $(SIM_BIN) | deps
-	@mkdir -p $(BUILD)/regress-faults
-	$(SIM_BIN) --seed $(SEED) --transfers $(TRANSFERS) --config $(FAULTS_CONFIG) \
-	  --report $(BUILD)/regress-faults/report.json $(if $(LOG),--log $(BUILD)/regress-faults/log.jsonl)
+	$(Q)$(PYTHON) scripts/regress.py --sim $(SIM_BIN) --config $(FAULTS_CONFIG) --seed $(SEED) \
+	  --transfers $(TRANSFERS) --shards $(SHARDS) --out $(BUILD)/regress-faults $(if $(LOG),--log)
 	$(Q)$(PYTHON) scripts/check_report.py $(BUILD)/regress-faults/report.json --all-done
-	@echo "report: $(BUILD)/regress-faults/report.json"
 
 regress-qos: $(SIM_BIN) | deps
 	@mkdir -p $(BUILD)/regress-qos

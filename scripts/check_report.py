@@ -5,6 +5,9 @@ ended DONE (no ERROR) with no data mismatch, as the fault regression demands (ma
 regress-faults: retransmission must recover every injected fault). Prints the faults
 injected and what recovered them.
 
+REPORT may be a single run's report or the merged report of scripts/regress.py (its shards'
+faults are added up).
+
 Usage: check_report.py REPORT.json [--all-done]
 """
 import argparse
@@ -30,10 +33,13 @@ def main() -> int:
     if r.get("data_mismatches", 0):
         print(f"check_report: {r['data_mismatches']} data mismatch(es)")
         ok = False
-    f = r.get("faults_injected", {})
-    if f:
-        inj = {k: sum(n.get(k, 0) for n in f.values()) for k in ("dropped", "corrupted", "duplicated")}
-        rec = {k: sum(p.get(k, 0) for p in r.get("per_node", [])) for k in ("retransmissions", "timeouts")}
+    # A merged report of scripts/regress.py holds each shard's own report under "shards".
+    runs = r.get("shards") or [r]
+    fault_sets = [n for s in runs for n in s.get("faults_injected", {}).values()]
+    if fault_sets:
+        inj = {k: sum(n.get(k, 0) for n in fault_sets) for k in ("dropped", "corrupted", "duplicated")}
+        rec = {k: sum(p.get(k, 0) for s in runs for p in s.get("per_node", []))
+               for k in ("retransmissions", "timeouts")}
         print(f"faults injected: {inj['dropped']} dropped, {inj['corrupted']} corrupted, "
               f"{inj['duplicated']} duplicated; recovered by {rec['retransmissions']} "
               f"retransmissions ({rec['timeouts']} after a timeout)")

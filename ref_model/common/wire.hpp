@@ -16,6 +16,8 @@ namespace ni {
 
 enum class WireKind : uint8_t { Inline = 0, Ctrl = 1, Data = 2, Ack = 3, Nack = 4, ReadReq = 5 };
 constexpr unsigned kNumWireKinds = 6;
+static_assert(kNumWireKinds == unsigned(WireKind::ReadReq) + 1,
+              "kNumWireKinds counts the kinds of WireKind (ReadReq is the last)");
 const char* to_string(WireKind k);  // "?" for a kind the ICD does not define
 
 constexpr unsigned kBeatBytes = 64;
