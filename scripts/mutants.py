@@ -41,7 +41,7 @@ MUTANTS = [
      "assign a_reseq  = a_dup && a_newer &&", "assign a_reseq  = 1'b0 && a_newer &&",
      "a matched re-issue with a newer seq is answered with the old seq"),
     ("read-error-acked", "rtl/qos/read_alloc.sv",
-     "assign drsp_o.nack   = aq_head[WchW];", "assign drsp_o.nack   = 1'b0;",
+     "assign drsp_o.nack   = aq_head[WchW];", "assign drsp_o.nack   = 1'b0 && aq_head[WchW];",
      "a read channel's ERROR is answered with an ACK"),
     ("read-notify-early", "rtl/qos/transfer_segmenter.sv",
      "assign rd_hold     = k_read && ctrl.notify && is_last && (inflight != '0);",
