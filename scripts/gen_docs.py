@@ -605,7 +605,7 @@ def synthesis(d) -> str:
         return next((m for m in mods if m.get("instance") == inst), {})
 
     pq, mh, st = row_of("Packet Creator"), row_of("Message Handler"), row_of("Status Registers")
-    tm, rq = mod("u_timer"), mod("u_rq_fifo")
+    tm, rq, ra, rn = mod("u_timer"), mod("u_rq_fifo"), mod("u_read_alloc"), mod("u_rd_notify")
     L += ["Why the numbers differ from the thesis's (Vivado 2017.2, xczu9eg, 150 MHz):", "",
           "- *The tool.* ABC9 maps every path to the delay target and duplicates logic where a "
           "path misses it; Vivado optimises for area first. Without a delay target ABC9 maps "
@@ -626,8 +626,13 @@ def synthesis(d) -> str:
           f"scanner `u_timer` ({num(get(tm, 'lut'))} LUTs, {num(get(tm, 'ff'))} FFs, "
           f"{num(get(tm, 'bram_tiles'), 1)} BRAM tiles for the send stamps and seqs) and the "
           f"1,024-deep re-issue FIFO `u_rq_fifo` ({num(get(rq, 'lut'))} LUTs, "
-          f"{num(get(rq, 'lut_as_memory'))} of them LUTRAM: its asynchronous read keeps it out "
-          "of block RAM).",
+          f"{num(get(rq, 'bram_tiles'), 1)} BRAM tiles: a `fifo_ram` whose bypass keeps the "
+          "NACK-to-re-issue figure of a FIFO read asynchronously).",
+          f"- *RDMA Read* (ICD 16), which the thesis names as future work: the read-channel "
+          f"allocator `u_read_alloc` ({num(get(ra, 'lut'))} LUTs, {num(get(ra, 'ff'))} FFs, "
+          f"{num(get(ra, 'bram_tiles'), 1)} BRAM tiles; its 1,024 channels' request keys and "
+          "answer seqs in LUTRAM, read asynchronously: design.md section 19) and the notifying "
+          f"reads' records `u_rd_notify` ({num(get(rn, 'bram_tiles'), 1)} BRAM tiles).",
           "- *Block RAM.* The thesis's one metadata table is four single-writer RAMs here "
           "(design.md section 7); the Transfer Table is two 1024 x 256 banks read together "
           "(design.md section 6).", ""]
@@ -657,11 +662,18 @@ def synthesis(d) -> str:
             rows.append([what, num(get(p, "levels"), 1), loc(get(p, "from")), loc(get(p, "to")),
                          levels_ns(get(p, "levels"))])
     L += table(["path", "levels", "from", "to", "estimate"], rows, "lrlll") if rows else [NA]
-    L += ["", "The engine's deepest register-to-register paths are the single-cycle decisions "
-          "that give the thesis's cycle figures (a block per cycle, the 4-cycle inline "
-          "latency): the segmenter's stage 2 and the AXI slave's go-live, both ending in the "
-          "scheduling queues' head and tail registers; a register in either adds a cycle to "
-          "every block or descriptor.", ""]
+    reg = dct(lp, "register_to_register")
+    through = []
+    for c in lst(reg, "path"):
+        net = ".".join(str(c.get("net", "")).split("[")[0].split(".")[:2])
+        for x in (c.get("rtl"), net if net.startswith("u_") else ""):
+            if x and x not in through:
+                through.append(x)
+    ends = dct(reg, "endpoints_by_levels")
+    L += ["", "The register-to-register path runs through "
+          + (", ".join(f"`{x}`" for x in through) or NA)
+          + " (its named nets and RTL lines, in order). Endpoints by depth: "
+          + (", ".join(f"{num(v)} at {k}" for k, v in ends.items()) or NA) + " levels.", ""]
 
     # ---- the node and its units -----------------------------------------------------------
     tops = dct(d, "tops")

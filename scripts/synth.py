@@ -108,9 +108,9 @@ NODE_STRIP = {"ni_node": ["trace_*"], "qos_engine": ["trace_o"], "recv_unit": ["
 # array, relative to the unit). Each dp_ram (the RAM primitive) must be block RAM or LUTRAM.
 UNIT_RAMS = {
     "send_unit": [("line buffer", "u_lines.u_ram.mem_q"), ("block table", "tab_q")],
-    "recv_unit": [("packet (line) buffer", "u_lines.u_ram.mem_q"),
-                  ("receive-context table", "u_ctx.mem_q"),
-                  ("receive-context idle stamps", "u_seen.mem_q")],
+    "recv_unit": [("packet (line) buffer", "u_ingress.u_lines.u_ram.mem_q"),
+                  ("receive-context table", "u_ctx_table.u_ctx.mem_q"),
+                  ("receive-context idle stamps", "u_reclaim.u_seen.mem_q")],
 }
 
 # Cell types. LUT-equivalents of the LUTRAM / SRL primitives (LUTs of a SLICEM they occupy).
@@ -660,6 +660,10 @@ def node_report(build: Path, insts: list[dict], children: list[dict], tags: dict
                                             f"array), {ffs} FFs" if ffs else "not found"})
         findings = [f"{w['unit']} {w['what']} ({w['object']}) is not in RAM: {w['mapped_to']}"
                     for w in wanted if not w["in_ram"]]
+        # A buffer the report cannot find is a stale name in UNIT_RAMS (the RTL moved): the
+        # flow fails rather than report nothing about it.
+        tp += [f"{w['unit']} {w['what']}: no memory or register {w['object']} in the netlist "
+               f"(update UNIT_RAMS in scripts/synth.py)" for w in wanted if w["mapped_to"] == "not found"]
         findings += [f"memory {mm['memory']} is flip-flops" for mm in mems if mm["mapped_to"] == "flip-flops"]
         latches = max(t["total"]["latches"], ic["latch_objs"])
         if latches:
@@ -672,7 +676,7 @@ def node_report(build: Path, insts: list[dict], children: list[dict], tags: dict
         # Yosys's early `check` (before optimisation) warns of logic loops that the final
         # netlist may no longer have; their RTL sources are listed (the final checks decide).
         early = collections.Counter(
-            re.sub(r"^.*?(rtl/[^:|/]+:\d+).*$", r"\1", m.group(1)) for m in re.finditer(
+            rtl_src({"attributes": {"src": m.group(1)}}) or m.group(1) for m in re.finditer(
                 r"Warning: found logic loop in module \S+:\n\s+cell \S+ \(\S+\) source: (\S+)",
                 (build / f"{run}.log").read_text(errors="replace")))
         t["checks"] = {
