@@ -123,6 +123,27 @@ module read_alloc
   logic            match_any, free_any;
   logic [RchW-1:0] match_ch, free_ch;
 
+  // The index of the lowest set bit of v, 0 when none is set. A binary tree, log2 levels
+  // deep: each step merges neighbouring groups, the lower one's index kept when it has a set
+  // bit (or neither has). A loop over the bits from the top down would be a mux chain as
+  // long as v.
+  function automatic logic [RchW-1:0] lowest_set(logic [RdChPerPage-1:0] v);
+    logic [RdChPerPage-1:0]           any;
+    logic [RdChPerPage-1:0][RchW-1:0] idx;
+    logic [RchW-1:0]                  half;  // the upper group's offset: 2^k
+    any = v;
+    idx = '0;
+    for (int unsigned k = 0; k < RchW; k++) begin
+      half    = '0;
+      half[k] = 1'b1;
+      for (int unsigned g = 0; g < (RdChPerPage >> (k + 1)); g++) begin
+        idx[g] = (any[2*g] || !any[2*g+1]) ? idx[2*g] : (idx[2*g+1] | half);
+        any[g] = any[2*g] || any[2*g+1];
+      end
+    end
+    return idx[0];
+  endfunction
+
   always_comb begin
     for (int unsigned c = 0; c < RdChPerPage; c++) begin
       match[c] = busy_q[a_page][c] && (page_key[c] == a_key) &&
@@ -131,12 +152,8 @@ module read_alloc
     end
     match_any = |match;
     free_any  = |free;
-    match_ch  = '0;
-    free_ch   = '0;
-    for (int unsigned c = RdChPerPage; c > 0; c--) begin  // the lowest wins
-      if (match[c-1]) match_ch = RchW'(c - 1);
-      if (free[c-1])  free_ch  = RchW'(c - 1);
-    end
+    match_ch  = lowest_set(match);  // the lowest wins
+    free_ch   = lowest_set(free);
   end
 
   logic            a_serve, a_dup, a_nochan, a_newer, a_reseq;
