@@ -374,9 +374,15 @@ module recv_ctx_table
   always_ff @(posedge clk_i) begin
     if (ctx_wr_en) shadow_q[ctx_wr_idx] <= ctx_wr_val.d;
   end
-  cdat_t shadow_rd;
-  assign shadow_rd = shadow_q[rd_idx_q];
-  `NI_ASSERT(CtxReadCurrent, cv_q[rd_idx_q] && fsm_idle_i -> cd == shadow_rd)
+  // The comparison is registered and the assertion checks the register, a cycle later: an
+  // assertion on the comparison itself would make the simulation model copy the whole
+  // shadow array (its sampled value) on every evaluation.
+  logic read_current_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) read_current_q <= 1'b1;
+    else         read_current_q <= !(cv_q[rd_idx_q] && fsm_idle_i) || cd == shadow_q[rd_idx_q];
+  end
+  `NI_ASSERT(CtxReadCurrent, read_current_q)
 `endif
 
 endmodule

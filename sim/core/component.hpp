@@ -3,7 +3,9 @@
 // some outputs. Each cycle SimCtrl calls drive() on every component (in registration order),
 // settles every DUT's combinational logic with the clock low, calls sample() on every
 // component (handshakes are `valid && ready` at this point), raises the clock and calls
-// post_edge() on every component.
+// post_edge() on every component. Only drive() writes DUT inputs: sample() and post_edge()
+// read the DUT (SimCtrl's split evaluation, see Dut::split_eval, relies on the inputs not
+// changing between the two clock phases).
 #pragma once
 
 #include <cstdint>

@@ -49,6 +49,7 @@ void SimCtrl::open_trace(const std::string& path, uint64_t from) {
   trace_->set_time_resolution("1ns");
   trace_->open(path.c_str());
   trace_from_ = from;
+  apply_split();  // Verilator's trace dump needs the activity flag its own eval() sets
 #else
   (void)path;
   (void)from;
@@ -63,6 +64,21 @@ void SimCtrl::close_trace() {
     trace_.reset();
   }
 #endif
+}
+
+void SimCtrl::set_split_eval(bool on) {
+  split_wanted_ = on;
+  apply_split();
+}
+
+void SimCtrl::apply_split() {
+  bool on = out_of_reset_ && split_wanted_ && !trace_;
+#if VM_COVERAGE
+  on = false;  // line coverage counts each evaluation of a line
+#endif
+  bool all = !duts_.empty();
+  for (Dut* d : duts_) all = d->split_eval(on) && all;
+  split_active_ = on && all;
 }
 
 void SimCtrl::dump(uint64_t t) {
@@ -94,6 +110,8 @@ void SimCtrl::clock(bool high) {
 }
 
 void SimCtrl::reset(unsigned cycles) {
+  out_of_reset_ = false;  // rst_ni changes on the clock's low phase
+  apply_split();
   for (Dut* d : duts_) {
     d->set_rst_n(false);
     d->set_clk(false);
@@ -110,6 +128,8 @@ void SimCtrl::reset(unsigned cycles) {
     d->set_rst_n(true);
     d->eval();
   }
+  out_of_reset_ = true;
+  apply_split();
   cycle_ = 0;
 }
 

@@ -34,6 +34,13 @@ class SimCtrl {
   // the caller's. The run is the same, byte for byte, for every n. Call after add_dut().
   void set_threads(unsigned n);
   unsigned threads() const;
+  // Split evaluation (Dut::split_eval): on by default; in effect on the tops that support it
+  // from the end of reset() on, except while a waveform is written or in a binary built for
+  // code coverage. Off: every eval() evaluates every region (Verilator's eval()). A run is
+  // the same, byte for byte, either way (tests/sim/test_threads.py).
+  void set_split_eval(bool on);
+  // Whether every top evaluates split now.
+  bool split_eval() const { return split_active_; }
   // With threads: clock phases evaluated, and of those on the caller's thread alone because
   // the cores were taken (EvalPool); 0 and 0 with one thread.
   uint64_t pool_phases() const;
@@ -79,6 +86,7 @@ class SimCtrl {
   void dump(uint64_t t);
   void step_profiled();
   void clock(bool high);
+  void apply_split();
 
   VerilatedContext& ctx_;
   std::vector<Dut*> duts_;
@@ -91,6 +99,9 @@ class SimCtrl {
   uint64_t trace_from_ = 0;
   uint64_t cycle_ = 0;
   bool profiling_ = false;
+  bool split_wanted_ = true;
+  bool split_active_ = false;
+  bool out_of_reset_ = false;
   Profile profile_;
 };
 

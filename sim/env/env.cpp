@@ -36,6 +36,7 @@ Env::Env(EnvOptions opt, const MakeWiring& make) : opt_(std::move(opt)) {
   }
   if (!opt_.trace_path.empty()) ctrl_->open_trace(opt_.trace_path, opt_.trace_from);
   ctrl_->set_threads(opt_.threads);
+  ctrl_->set_split_eval(!opt_.full_eval);
   ctrl_->set_profiling(opt_.profile);
   progress_ = std::make_unique<Progress>(opt_.progress, wiring_->progress_label(ctrl_->threads()));
 }
@@ -231,7 +232,9 @@ void Env::print_profile() const {
   };
   std::fprintf(stderr, "[profile] %" PRIu64 " cycles, %u thread(s), %.2f s of run loop\n", p.cycles,
                ctrl_->threads(), total);
-  row("models' eval (both clock phases)", p.eval_s);
+  row(ctrl_->split_eval() ? "models' eval (both phases, split)"
+                          : "models' eval (both phases, whole)",
+      p.eval_s);
   row("components: drive", p.drive_s);
   row("components: sample (checkers)", p.sample_s);
   row("components: post_edge", p.post_edge_s);

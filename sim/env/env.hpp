@@ -44,8 +44,9 @@ struct EnvOptions {
   unsigned capture_node = 0;           // --capture-node
   std::string coverage_path;           // --coverage: functional coverage collected
   Progress::Mode progress = Progress::Mode::Off;  // progress on stderr
-  bool profile = false;  // --profile: SimCtrl's phase timers, printed by print_profile()
-  unsigned threads = 1;  // evaluate the tops on this many threads (SimCtrl::set_threads)
+  bool profile = false;    // --profile: SimCtrl's phase timers, printed by print_profile()
+  unsigned threads = 1;    // evaluate the tops on this many threads (SimCtrl::set_threads)
+  bool full_eval = false;  // every region on every eval() (SimCtrl::set_split_eval(false))
 };
 
 // One system under the Env: built by its constructor on the Env it is given (tops with

@@ -53,6 +53,7 @@ struct Cli {
   bool quiet = false;
   bool profile = false;
   unsigned threads = 1;
+  bool full_eval = false;
   std::vector<std::string> argv;
 };
 
@@ -107,6 +108,10 @@ Cli parse(int argc, char** argv) {
                  "with --nodes N: evaluate the nodes on this many threads (default 1, at most "
                  "N); the run is the same, byte for byte, for every count")
       ->check(CLI::Range(1u, 64u));
+  app.add_flag("--full-eval", c.full_eval,
+               "evaluate every scheduling region of the models on both clock phases (Verilator's "
+               "eval()) instead of only those each phase needs; the run is the same, byte for "
+               "byte, only slower");
   app.add_flag("--profile", c.profile,
                "with --nodes N: at the end, print where the wall time went (models' eval, test "
                "bench phases); costs a few per cent");
@@ -241,6 +246,7 @@ int run(const Cli& cli, const sim::SimConfig& cfg, const sim::Scenario* scenario
   opt.progress = sim::Progress::mode_for_stderr(cli.quiet);
   opt.profile = cli.profile;
   opt.threads = cli.threads;
+  opt.full_eval = cli.full_eval;
   if (!cli.trace.empty() && !cli.have_trace_window) opt.trace_path = cli.trace;
   sim::RunResult r;
   nlohmann::json report;

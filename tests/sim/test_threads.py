@@ -1,13 +1,16 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-"""ni_sim --threads N gives the same run as one thread, byte for byte.
+"""ni_sim --threads N and ni_sim --full-eval give the same run as the default, byte for byte.
 
 For each case (2 nodes on the regression's mix; 3 nodes on a faulty network with
 retransmission; 4 nodes under heavy latency; a scenario replay), the run with one thread is
-the reference; runs with 2, 3 and 4 threads must write the same --log and the same --report
-(but for its wall-clock fields) and print the same PASS line but for its timing. Every run
-also prints its --profile, whose first line says how many threads it really used, so a run
-that quietly fell back to one thread fails the test.
+the reference; runs with 2, 3 and 4 threads, and the run with one thread that evaluates every
+scheduling region of the models on both clock phases (--full-eval, Verilator's own eval(),
+against the default split evaluation), must write the same --log and the same --report (but
+for its wall-clock fields) and print the same PASS line but for its timing. Every run also
+prints its --profile, whose first lines say how many threads it really used and whether it
+evaluated split, so a run that quietly fell back to one thread, or to the whole evaluation
+(which would compare the whole evaluation with itself), fails the test.
 Usage: test_threads.py [NI_SIM]   (default build/ni_sim)
 """
 import json
@@ -33,9 +36,9 @@ CASES = [
 WALL_KEYS = ("wall_seconds", "cycles_per_second")
 
 
-def run(args, threads, log, report):
+def run(args, threads, full, log, report):
     p = subprocess.run([SIM, "--threads", str(threads), "--profile", "--log", str(log),
-                        "--report", str(report)] + args,
+                        "--report", str(report)] + (["--full-eval"] if full else []) + args,
                        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     return p.returncode, p.stdout, p.stderr
 
@@ -43,6 +46,11 @@ def run(args, threads, log, report):
 def threads_used(stderr):
     m = re.search(r"\[profile\] \d+ cycles, (\d+) thread", stderr)
     return int(m.group(1)) if m else None
+
+
+def evaluation(stderr):
+    m = re.search(r"\[profile\] models' eval \(both phases, (split|whole)\)", stderr)
+    return m.group(1) if m else None
 
 
 def strip_timing(out):
@@ -60,15 +68,16 @@ def main():
                 failures += 1
                 continue
             ref = None
-            for threads in (1, 2, 3, 4):
-                if threads > nodes:
-                    continue
-                log, rep = d / f"{threads}.jsonl", d / f"{threads}.json"
-                code, out, err = run(args, threads, log, rep)
-                used = threads_used(err)
-                if code != 0 or used != threads:
-                    print(f"FAIL {name}, --threads {threads}: exit {code}, threads used {used}\n"
-                          f"{out}{err}")
+            runs = [(t, False) for t in (1, 2, 3, 4) if t <= nodes] + [(1, True)]
+            for threads, full in runs:
+                what = "--full-eval" if full else f"--threads {threads}"
+                log, rep = d / f"{threads}{full}.jsonl", d / f"{threads}{full}.json"
+                code, out, err = run(args, threads, full, log, rep)
+                used, ev = threads_used(err), evaluation(err)
+                want = "whole" if full else "split"
+                if code != 0 or used != threads or ev != want:
+                    print(f"FAIL {name}, {what}: exit {code}, threads used {used}, evaluation "
+                          f"{ev} (want {want})\n{out}{err}")
                     failures += 1
                     break
                 report = json.loads(rep.read_text())
@@ -83,13 +92,14 @@ def main():
                         break
                     continue
                 checked += 1
+                what_run = what
                 for what, a, b in (("--log", ref[0], this[0]), ("--report", ref[1], this[1]),
                                    ("output", ref[2], this[2])):
                     if a != b:
-                        print(f"FAIL {name}: {what} of --threads {threads} differs from --threads 1")
+                        print(f"FAIL {name}: {what} of {what_run} differs from --threads 1")
                         failures += 1
             else:
-                print(f"ok   {name}: --threads 1..{min(nodes, 4)} identical "
+                print(f"ok   {name}: --threads 1..{min(nodes, 4)} and --full-eval identical "
                       f"({len(ref[0])} log bytes)")
     if checked == 0:
         print("FAIL: no multi-threaded run was compared")

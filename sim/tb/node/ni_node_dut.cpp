@@ -3,15 +3,79 @@
 
 #include <cstdio>
 #include <cstring>
+#include <stdexcept>
 
 #include "Vni_node.h"
+#include "Vni_node___024root.h"
 #include "ni_node_ports.hpp"  // generated from rtl/top/ni_node.sv (scripts/gen_pkg.py)
 #include "sim/tb/bind.hpp"
 
+// The phases of the model's eval() as Verilator 5.048 generates them (not part of its API):
+// declared weak, so a model generated otherwise still links, and the adapter then keeps
+// calling eval(). tests/sim/test_threads.py checks runs split and whole are the same.
+bool Vni_node___024root___eval_phase__ico(Vni_node___024root*) __attribute__((weak));
+bool Vni_node___024root___eval_phase__act(Vni_node___024root*) __attribute__((weak));
+bool Vni_node___024root___eval_phase__nba(Vni_node___024root*) __attribute__((weak));
+void Vni_node___024root___sample(Vni_node___024root*) __attribute__((weak));
+
 namespace sim {
+
+namespace {
+
+constexpr unsigned kConvergeLimit = 10000;  // Verilator's default --converge-limit
+
+bool split_eval_available() {
+  return VERILATOR_VERSION_INTEGER >= 5048000 && VERILATOR_VERSION_INTEGER < 5050000 &&
+         Vni_node___024root___eval_phase__ico != nullptr &&
+         Vni_node___024root___eval_phase__act != nullptr &&
+         Vni_node___024root___eval_phase__nba != nullptr && Vni_node___024root___sample != nullptr;
+}
+
+void converge_check(unsigned& n, const char* region) {
+  if (++n > kConvergeLimit)
+    throw std::runtime_error(std::string("ni_node: the ") + region + " region did not converge");
+}
+
+// The clocked part of Vni_node's eval(): the active and NBA regions until they settle.
+void eval_clocked(Vni_node___024root& r) {
+  unsigned nba = 0;
+  bool again = true;
+  while (again) {
+    converge_check(nba, "NBA");
+    r.__VactIterCount = 0;
+    while (Vni_node___024root___eval_phase__act(&r)) converge_check(r.__VactIterCount, "active");
+    again = Vni_node___024root___eval_phase__nba(&r);
+  }
+}
+
+// The clock's low phase: the inputs are new, so the input-combinational region runs (the
+// clocked regions only record the clock's level; nothing is sampled: the assertions sample
+// on the rising edge).
+void eval_low(Vni_node___024root& r) {
+  unsigned ico = 0;
+  r.__VicoFirstIteration = 1;
+  bool again = true;
+  while (again) {
+    converge_check(ico, "input-combinational");
+    again = Vni_node___024root___eval_phase__ico(&r);
+    r.__VicoFirstIteration = 0;
+  }
+  eval_clocked(r);
+}
+
+// The rising edge: the inputs are those the low phase settled, so the input-combinational
+// region would recompute what it computed then; the assertions' operands are sampled, the
+// clocked regions run.
+void eval_high(Vni_node___024root& r) {
+  Vni_node___024root___sample(&r);
+  eval_clocked(r);
+}
+
+}  // namespace
 
 struct NiNodeDut::Impl {
   VerilatedDut<Vni_node> dut;
+  bool split = false;
   Impl(VerilatedContext& ctx, const std::string& name) : dut(ctx, name) {}
 };
 
@@ -149,7 +213,23 @@ void NiNodeDut::write_save_file(const std::string& fst, unsigned nodes) {
 
 void NiNodeDut::set_clk(bool high) { impl_->dut.set_clk(high); }
 void NiNodeDut::set_rst_n(bool high) { impl_->dut.set_rst_n(high); }
-void NiNodeDut::eval() { impl_->dut.eval(); }
+void NiNodeDut::eval() {
+  if (!impl_->split) {
+    impl_->dut.eval();
+    return;
+  }
+  Vni_node& m = impl_->dut.model();
+  if (m.clk_i) {
+    eval_high(*m.rootp);
+  } else {
+    eval_low(*m.rootp);
+  }
+}
+
+bool NiNodeDut::split_eval(bool on) {
+  impl_->split = on && split_eval_available();
+  return impl_->split;
+}
 void NiNodeDut::trace(VerilatedFstC& fst, int levels) { impl_->dut.trace(fst, levels); }
 void NiNodeDut::final() { impl_->dut.final(); }
 const std::string& NiNodeDut::name() const { return impl_->dut.name(); }

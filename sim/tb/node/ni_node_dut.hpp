@@ -53,6 +53,7 @@ class NiNodeDut : public Dut {
   void set_clk(bool high) override;
   void set_rst_n(bool high) override;
   void eval() override;
+  bool split_eval(bool on) override;
   void trace(VerilatedFstC& fst, int levels) override;
   void final() override;
   const std::string& name() const override;
