@@ -123,38 +123,25 @@ module read_alloc
   logic            match_any, free_any;
   logic [RchW-1:0] match_ch, free_ch;
 
-  // The index of the lowest set bit of v, 0 when none is set. A binary tree, log2 levels
-  // deep: each step merges neighbouring groups, the lower one's index kept when it has a set
-  // bit (or neither has). A loop over the bits from the top down would be a mux chain as
-  // long as v.
-  function automatic logic [RchW-1:0] lowest_set(logic [RdChPerPage-1:0] v);
-    logic [RdChPerPage-1:0]           any;
-    logic [RdChPerPage-1:0][RchW-1:0] idx;
-    logic [RchW-1:0]                  half;  // the upper group's offset: 2^k
-    any = v;
-    idx = '0;
-    for (int unsigned k = 0; k < RchW; k++) begin
-      half    = '0;
-      half[k] = 1'b1;
-      for (int unsigned g = 0; g < (RdChPerPage >> (k + 1)); g++) begin
-        idx[g] = (any[2*g] || !any[2*g+1]) ? idx[2*g] : (idx[2*g+1] | half);
-        any[g] = any[2*g] || any[2*g+1];
-      end
-    end
-    return idx[0];
-  endfunction
-
   always_comb begin
     for (int unsigned c = 0; c < RdChPerPage; c++) begin
       match[c] = busy_q[a_page][c] && (page_key[c] == a_key) &&
                  !(pop && head_rch == {a_page, RchW'(c)});
       free[c]  = !busy_q[a_page][c];
     end
-    match_any = |match;
-    free_any  = |free;
-    match_ch  = lowest_set(match);  // the lowest wins
-    free_ch   = lowest_set(free);
   end
+
+  // The lowest matching channel wins; the lowest IDLE one is allocated.
+  first_set #(.Width(RdChPerPage)) u_match_first (
+    .in_i (match),
+    .any_o(match_any),
+    .idx_o(match_ch)
+  );
+  first_set #(.Width(RdChPerPage)) u_free_first (
+    .in_i (free),
+    .any_o(free_any),
+    .idx_o(free_ch)
+  );
 
   logic            a_serve, a_dup, a_nochan, a_newer, a_reseq;
   logic [WchW-1:0] a_rch;

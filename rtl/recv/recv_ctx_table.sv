@@ -101,36 +101,32 @@ module recv_ctx_table
   logic                  lk_hit, lk_free_any;
   logic [CtxW-1:0]       lk_idx, lk_free;
   logic [RxContexts-1:0] lk_match;  // contexts holding the head's key: at most one
+  // At most one context matches (asserted below: OneContextPerKey), so the hit's index is
+  // the OR of the matching contexts' indices: no priority between them to resolve.
   always_comb begin
-    lk_hit      = 1'b0;
-    lk_idx      = '0;
-    lk_free_any = 1'b0;
-    lk_free     = '0;
+    lk_idx = '0;
     for (int unsigned i = 0; i < RxContexts; i++) begin
       lk_match[i] = cv_q[i] && csrc_q[i] == desc_i.src && ctid_q[i] == desc_i.hdr.tid;
-      if (!lk_hit && lk_match[i]) begin
-        lk_hit = 1'b1;
-        lk_idx = CtxW'(i);
-      end
-      if (!lk_free_any && !cv_q[i]) begin
-        lk_free_any = 1'b1;
-        lk_free     = CtxW'(i);
-      end
+      lk_idx      = lk_idx | (lk_match[i] ? CtxW'(i) : '0);
     end
+    lk_hit = |lk_match;
   end
 
+  // A new key takes the lowest free context.
+  first_set #(.Width(RxContexts)) u_free_first (
+    .in_i (~cv_q),
+    .any_o(lk_free_any),
+    .idx_o(lk_free)
+  );
+
+  // The lowest context marked for a completion check is checked first.
   logic            ck_any;
   logic [CtxW-1:0] ck_idx;
-  always_comb begin
-    ck_any = 1'b0;
-    ck_idx = '0;
-    for (int unsigned i = 0; i < RxContexts; i++) begin
-      if (!ck_any && chk_q[i]) begin
-        ck_any = 1'b1;
-        ck_idx = CtxW'(i);
-      end
-    end
-  end
+  first_set #(.Width(RxContexts)) u_chk_first (
+    .in_i (chk_q),
+    .any_o(ck_any),
+    .idx_o(ck_idx)
+  );
 
   // =======================================================================================
   // The context RAM and its read port
@@ -291,6 +287,22 @@ module recv_ctx_table
     end
   end
 
+  // The context written this cycle, one select line per context straight from the decision
+  // (the head's matching context, else the allocated one; the checked context), and whether
+  // it keeps its count of writes in flight (a packet taken into its own context, a record)
+  // or starts from zero (an allocation, a free): each context's count is updated from its own
+  // flops and select line, not read out through the written context's index and written
+  // back through it (a 64-way mux and a decoder on the decision's path).
+  logic [RxContexts-1:0] wr_sel;
+  logic                  wr_keep;
+  always_comb begin
+    for (int unsigned i = 0; i < RxContexts; i++) begin
+      wr_sel[i] = take_i ? (lk_hit ? lk_match[i] : lk_free == CtxW'(i))
+                         : (record_i || free_i) && ck_idx == CtxW'(i);
+    end
+  end
+  assign wr_keep = take_i ? lk_hit : record_i;
+
   // Flop-held context state: the decisions' writes, B returns, reclaims; completion marks.
   always_comb begin
     cv_d    = cv_q;
@@ -303,13 +315,14 @@ module recv_ctx_table
       cv_d[ctx_wr_idx]    = ctx_wr_val.valid;
       csrc_d[ctx_wr_idx]  = ctx_wr_val.src;
       ctid_d[ctx_wr_idx]  = ctx_wr_val.tid;
-      // a context's writes count from the decision on (not from their AW)
-      cpend_d[ctx_wr_idx] = ctx_wr_val.pend + PendW'(pend_add_i);
       cfull_d[ctx_wr_idx] = (ctx_wr_val.d.npkts != '0) &&
                             (ctx_wr_val.d.cnt == ctx_wr_val.d.npkts);
     end
-    if (b_ctx_i) begin
-      cpend_d[b_ctx_idx_i] = cpend_d[b_ctx_idx_i] - PendW'(1'b1);
+    // a context's writes count from the decision on (not from their AW); a B counts one down
+    for (int unsigned i = 0; i < RxContexts; i++) begin
+      cpend_d[i] = ((wr_sel[i] && !wr_keep) ? '0 : cpend_q[i]) +
+                   (wr_sel[i] ? PendW'(pend_add_i) : '0) -
+                   PendW'(b_ctx_i && b_ctx_idx_i == CtxW'(i));
     end
     if (reclaim_i) begin
       cv_d[scan_idx_i]    = 1'b0;
@@ -361,6 +374,10 @@ module recv_ctx_table
   `NI_ASSERT(FreeAfterLastB, free_i -> cpend_q[ck_idx] == '0 && !ck_wait_o)
   `NI_ASSERT(RecordOnce, record_i -> !ck_wait_o && ck_record_o)
   // Pending counts never wrap.
+  // The select lines name the context the decision writes, and its count is the one the
+  // written word carries.
+  `NI_ASSERT(WrSelIsWrIdx, wr_sel == (ctx_wr_en ? RxContexts'(1) << ctx_wr_idx : '0))
+  `NI_ASSERT(WrKeepIsWrPend, ctx_wr_en -> ctx_wr_val.pend == (wr_keep ? cpend_q[ctx_wr_idx] : '0))
   `NI_ASSERT(PendNoUnderflow, b_ctx_i -> cpend_q[b_ctx_idx_i] != '0)
   `NI_ASSERT(PendNoOverflow, ctx_wr_en -> 32'(ctx_wr_val.pend) + 32'(pend_add_i) <
                                           (32'd1 << PendW))

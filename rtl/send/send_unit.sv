@@ -80,6 +80,43 @@ module send_unit
   // =======================================================================================
   // Block table: what the read side and the output side need of each accepted block
   // =======================================================================================
+  // A data packet's geometry: its bytes, whether it is its block's last, its payload beats
+  // and the lane of its last byte in its last beat. Held in registers beside the packet's
+  // address and remaining bytes, so the packet's head and payload use them straight from
+  // flops; each packet's is computed ahead: the first packet's as its block arrives, the
+  // next one's from the registered remainder while a packet is being sent.
+  typedef struct packed {
+    logic [10:0] len;       // 1..1024
+    logic        last;
+    logic [4:0]  beats;     // 1..16
+    logic [5:0]  last_lane;
+  } pgeom_t;
+
+  // The first packet of a block of `len_m1` + 1 bytes to `dst`: up to the next 1 KiB
+  // boundary of the destination.
+  function automatic pgeom_t first_geom(logic [9:0] dst, logic [BlockW-1:0] len_m1);
+    pgeom_t     g;
+    logic [BlockW:0] end_off;  // offset of the block's last byte from dst's 1 KiB boundary
+    end_off     = {{(BlockW-9){1'b0}}, dst} + {1'b0, len_m1};
+    g.last      = (end_off[BlockW:10] == '0);
+    g.len       = g.last ? 11'(len_m1) + 11'd1 : 11'd1024 - {1'b0, dst};
+    g.beats     = g.last ? 5'(end_off[9:6] - dst[9:6]) + 5'd1 : 5'd16 - {1'b0, dst[9:6]};
+    g.last_lane = g.last ? end_off[5:0] : 6'd63;
+    return g;
+  endfunction
+
+  // A later packet: it starts on a 1 KiB boundary with `rem` bytes of the block left.
+  function automatic pgeom_t next_geom(logic [BlockW:0] rem);
+    pgeom_t g;
+    logic   full;  // 1 KiB or more left
+    full        = (rem[BlockW:10] != '0);
+    g.last      = !full || (rem[9:0] == '0 && rem[BlockW:11] == '0);
+    g.len       = full ? 11'd1024 : {1'b0, rem[9:0]};
+    g.beats     = full ? 5'd16 : {1'b0, rem[9:6]} + 5'(rem[5:0] != '0);
+    g.last_lane = full ? 6'd63 : rem[5:0] - 6'd1;
+    return g;
+  endfunction
+
   typedef struct packed {
     tid_t                  tid;
     seq_t                  seq;
@@ -96,6 +133,7 @@ module send_unit
     logic [5:0]            shift;      // (src - dst) mod 64
     logic                  pre;        // the first window starts one line before the source
     logic [NpktsW-1:0]     npkts;      // 1..64
+    pgeom_t                geom0;      // its first packet (computed as the block arrives)
   } blk_ent_t;
 
   blk_ent_t               blk_in;
@@ -152,6 +190,7 @@ module send_unit
     blk_in.rd_line   = src[47:6] + LnW'(blk_in.share);
     blk_in.rd_n      = n_src - 11'(blk_in.share);
     blk_in.npkts     = NpktsW'(dst_end[15:10] - dst[15:10]) + NpktsW'(1'b1);
+    blk_in.geom0     = first_geom(dst[9:0], blk_desc_i.len_m1);
     blk_src_last     = src_end[47:6];
     unused_ends      = ^{src_end[5:0], dst_end[47:16], dst_end[9:0]};
   end
@@ -397,6 +436,11 @@ module send_unit
   logic [NpktsW-1:0] o_pkt_q, o_pkt_d;       // packet index
   logic [47:0]       o_addr_q, o_addr_d;     // destination of the packet's first byte
   logic [BlockW:0]   o_rem_q, o_rem_d;       // bytes of the block from o_addr on
+  pgeom_t            o_geom_q, o_geom_d;     // the packet at o_addr
+  // o_addr + and o_rem - the packet's length, registered every cycle: the next packet's
+  // address and remainder, ready by the packet's tail (two cycles or more after its start)
+  logic [47:0]       o_addr_next_q;
+  logic [BlockW:0]   o_rem_next_q;
   logic [4:0]        o_beats_q, o_beats_d;   // payload beats left in the packet
   logic              o_first_q, o_first_d;   // the next payload beat is the packet's first
   logic [10:0]       o_lines_q, o_lines_d;   // source lines of the block not yet popped
@@ -408,26 +452,11 @@ module send_unit
   // a beat presented and not taken keeps its source (valid/data held until ready)
   logic              held_q, held_hp_q;
 
-  logic [10:0]       o_plen;         // bytes of the current packet
-  logic [47:0]       o_plast;        // its last byte
-  logic              unused_plast;
-  logic [4:0]        o_pbeats;       // its payload beats
-  logic              o_last_pkt;
   wire_head_t        d_head;         // the data packet's head beat, hcrc not yet filled in
   logic [511:0]      pay_beat;
   logic              need_next, pay_ok, load_next, blk_next_avail;
   logic              sel_hp;         // OBetween presents the head-only packet
   logic              tx_hs;
-
-  always_comb begin
-    logic [10:0] room;
-    room     = 11'd1024 - {1'b0, o_addr_q[9:0]};
-    o_plen   = (o_rem_q < {6'd0, room}) ? 11'(o_rem_q) : room;
-    o_plast  = o_addr_q + {37'd0, o_plen} - 48'd1;
-    o_pbeats = 5'(o_plast[9:6] - o_addr_q[9:6]) + 5'd1;
-    o_last_pkt = ({6'd0, o_plen} == o_rem_q);
-    unused_plast = ^o_plast[47:10];
-  end
 
   // The data packet's head beat.
   always_comb begin
@@ -436,9 +465,9 @@ module send_unit
     w.hdr.kind     = WkData;
     w.hdr.tid      = o_blk_q.tid;
     w.hdr.seq      = o_blk_q.seq;
-    w.hdr.len      = o_plen;
+    w.hdr.len      = o_geom_q.len;
     w.hdr.notify   = o_blk_q.notify;
-    w.hdr.last     = o_last_pkt;
+    w.hdr.last     = o_geom_q.last;
     w.hdr.retx     = o_blk_q.retx;
     w.hdr.pd       = o_blk_q.pd;
     w.hdr.npkts    = o_blk_q.npkts;
@@ -457,7 +486,7 @@ module send_unit
     window  = {need_next ? lb_head : 512'd0, cur_q};
     shifted = 512'(window >> {o_blk_q.shift, 3'b000});
     lo      = o_first_q ? o_addr_q[5:0] : 6'd0;
-    hi      = (o_beats_q == 5'd1) ? o_plast[5:0] : 6'd63;
+    hi      = (o_beats_q == 5'd1) ? o_geom_q.last_lane : 6'd63;
     for (int unsigned l = 0; l < 64; l++) begin
       pay_beat[8*l +: 8] = (6'(l) >= lo && 6'(l) <= hi) ? shifted[8*l +: 8] : 8'd0;
     end
@@ -506,6 +535,7 @@ module send_unit
     o_pkt_d    = o_pkt_q;
     o_addr_d   = o_addr_q;
     o_rem_d    = o_rem_q;
+    o_geom_d   = o_geom_q;
     o_beats_d  = o_beats_q;
     o_first_d  = o_first_q;
     o_lines_d  = o_lines_q;
@@ -529,7 +559,7 @@ module send_unit
       OBetween: begin
         if (tx_hs && !sel_hp) begin  // the data head beat left
           ost_d     = OPayload;
-          o_beats_d = o_pbeats;
+          o_beats_d = o_geom_q.beats;
           o_first_d = 1'b1;
           crc_seed  = 1'b1;
         end
@@ -551,9 +581,10 @@ module send_unit
         if (tx_hs) begin
           ost_d    = OBetween;
           o_pkt_d  = o_pkt_q + 1'b1;
-          o_addr_d = o_addr_q + {37'd0, o_plen};
-          o_rem_d  = o_rem_q - {6'd0, o_plen};
-          if (o_last_pkt) begin
+          o_addr_d = o_addr_next_q;
+          o_rem_d  = o_rem_next_q;
+          o_geom_d = next_geom(o_rem_next_q);
+          if (o_geom_q.last) begin
             out_blk_done = 1'b1;
             o_active_d   = 1'b0;
             load_next    = blk_next_avail;
@@ -571,6 +602,7 @@ module send_unit
       o_pkt_d    = '0;
       o_addr_d   = o_blk_d.dst;
       o_rem_d    = o_blk_d.len;
+      o_geom_d   = o_blk_d.geom0;
       o_lines_d  = o_blk_d.rd_n;
       // a window that starts before the source starts with zeros; a block that shares its
       // first line with the previous block's last starts with that line (popped last)
@@ -591,6 +623,9 @@ module send_unit
       o_pkt_q    <= '0;
       o_addr_q   <= '0;
       o_rem_q    <= '0;
+      o_geom_q   <= '0;
+      o_addr_next_q <= '0;
+      o_rem_next_q  <= '0;
       o_beats_q  <= '0;
       o_first_q  <= 1'b0;
       o_lines_q  <= '0;
@@ -607,6 +642,9 @@ module send_unit
       o_pkt_q    <= o_pkt_d;
       o_addr_q   <= o_addr_d;
       o_rem_q    <= o_rem_d;
+      o_geom_q   <= o_geom_d;
+      o_addr_next_q <= o_addr_q + {37'd0, o_geom_q.len};
+      o_rem_next_q  <= o_rem_q - {6'd0, o_geom_q.len};
       o_beats_q  <= o_beats_d;
       o_first_q  <= o_first_d;
       o_lines_q  <= o_lines_d;
@@ -641,6 +679,25 @@ module send_unit
   `NI_ASSERT(LinesAtBlockEnd, out_blk_done -> o_lines_q == '0)
   // Every accepted block leaves as exactly npkts packets.
   `NI_ASSERT(NpktsAtBlockEnd, out_blk_done -> (o_pkt_q + 1'b1) == o_blk_q.npkts)
+  // The registered geometry is the packet's, as computed from its address and remainder:
+  // up to the next 1 KiB boundary, the last byte's lane, the beats from its first line to
+  // its last; the next address and remainder are ready by the tail.
+`ifndef SYNTHESIS
+  logic [10:0] ref_len;
+  logic [9:0]  ref_last_byte;  // of the 1 KiB the packet is in
+  assign ref_len = (o_rem_q < {6'd0, 11'd1024 - {1'b0, o_addr_q[9:0]}}) ?
+                   11'(o_rem_q) : 11'd1024 - {1'b0, o_addr_q[9:0]};
+  assign ref_last_byte = o_addr_q[9:0] + ref_len[9:0] - 10'd1;
+  `NI_ASSERT(GeomIsThePackets, o_active_q ->
+             o_geom_q.len == ref_len && o_geom_q.last == ({6'd0, ref_len} == o_rem_q) &&
+             o_geom_q.last_lane == ref_last_byte[5:0] &&
+             o_geom_q.beats == 5'(ref_last_byte[9:6] - o_addr_q[9:6]) + 5'd1)
+  `NI_ASSERT(NextReadyAtTail, o_active_q && ost_q == OTail ->
+             o_addr_next_q == o_addr_q + {37'd0, o_geom_q.len} &&
+             o_rem_next_q == o_rem_q - {6'd0, o_geom_q.len})
+  `NI_ASSERT(LaterPacketsAligned, o_active_q && ost_q == OTail && !o_geom_q.last ->
+             o_addr_next_q[9:0] == '0)
+`endif
 
 `ifndef SYNTHESIS
   // The engine's packets arrive with a correct footer CRC (checked once per packet, as it
