@@ -49,8 +49,18 @@ bool data_head_sane(const WireHead& h) {
          ((a + h.len - 1) >> 10) == (a >> 10);
 }
 
+// Keeps the first of each group of equal states (in order), then at most kMaxStates.
 void cap_states(std::vector<RecvModel>& v) {
-  if (v.size() > RecvChecker::kMaxStates) v.erase(v.begin() + RecvChecker::kMaxStates, v.end());
+  std::size_t kept = v.empty() ? 0 : 1;
+  for (std::size_t i = 1; i < v.size(); ++i) {
+    if (std::find(v.begin(), v.begin() + std::ptrdiff_t(kept), v[i]) !=
+        v.begin() + std::ptrdiff_t(kept))
+      continue;
+    if (kept != i) v[kept] = std::move(v[i]);
+    ++kept;
+  }
+  v.erase(v.begin() + std::ptrdiff_t(std::min<std::size_t>(kept, RecvChecker::kMaxStates)),
+          v.end());
 }
 
 }  // namespace
@@ -91,29 +101,63 @@ void RecvModel::reclaim_certain(uint64_t before) {
   }
 }
 
-void RecvModel::arrive(const WirePacket& p, uint64_t cycle) {
-  ++ctr_[kCtrRx];
-  if (p.beats.empty() || !p.hcrc_ok()) {
-    ++ctr_[kCtrHcrc];
-    return;
-  }
+RecvModel::Arrival RecvModel::ingress(const WirePacket& p, uint16_t node, uint64_t cycle) {
+  Arrival a;
+  if (p.beats.empty() || !p.hcrc_ok()) return a;  // Verdict::Hcrc
   const WireHead h = p.head();
   const auto k = h.wire_kind();
-  if (is_rreq(p, node_)) return;  // handed to the engine (RecvChecker::on_req_rx)
-  if (h.dst_node() != node_ || h.kind > static_cast<uint8_t>(WireKind::Data)) {
-    ++ctr_[kCtrMisroute];  // another node's, a response on the request network, or a read
-    return;                // request of more than one beat
+  if (is_rreq(p, node)) {  // handed to the engine (RecvChecker::on_req_rx)
+    a.verdict = Arrival::Verdict::Handed;
+    return a;
   }
-  Waiting w;
+  if (h.dst_node() != node || h.kind > static_cast<uint8_t>(WireKind::Data)) {
+    a.verdict = Arrival::Verdict::Misroute;  // another node's, a response on the request
+    return a;                                // network, or a read request of more than one beat
+  }
+  a.verdict = Arrival::Verdict::Waits;
+  Waiting& w = a.w;
   w.head = h;
   w.arrived = cycle;
   if (k == WireKind::Data) {
     w.good = data_head_sane(h) && p.pcrc_ok();
-    if (w.good) w.payload = p.payload();
+    if (w.good) w.payload = std::make_shared<const std::vector<Bits512>>(p.payload());
   } else {
     w.good = p.beats.size() == 1 && (k == WireKind::Ctrl || h.len != 0);
   }
-  queue_.push_back(std::move(w));
+  return a;
+}
+
+void RecvModel::admit(const Arrival& a) {
+  ++ctr_[kCtrRx];
+  switch (a.verdict) {
+    case Arrival::Verdict::Hcrc:
+      ++ctr_[kCtrHcrc];
+      break;
+    case Arrival::Verdict::Handed:
+      break;
+    case Arrival::Verdict::Misroute:
+      ++ctr_[kCtrMisroute];
+      break;
+    case Arrival::Verdict::Waits:
+      queue_.push_back(a.w);
+      break;
+  }
+}
+
+void RecvModel::arrive(const WirePacket& p, uint64_t cycle) { admit(ingress(p, node_, cycle)); }
+
+bool RecvModel::Context::operator==(const Context& o) const {
+  return src == o.src && tid == o.tid && seq == o.seq && npkts == o.npkts && cnt == o.cnt &&
+         bitmap == o.bitmap && notify == o.notify && have_ctrl == o.have_ctrl &&
+         nf_issued == o.nf_issued && naddr == o.naddr && ntag == o.ntag && nsize == o.nsize &&
+         pend == o.pend && seen_lo == o.seen_lo && seen_hi == o.seen_hi && last_b == o.last_b;
+}
+
+bool RecvModel::operator==(const RecvModel& o) const {
+  return node_ == o.node_ && cap_ == o.cap_ && rx_idle_ == o.rx_idle_ && next_lo_ == o.next_lo_ &&
+         ctr_ == o.ctr_ && ctx_.size() == o.ctx_.size() && queue_.size() == o.queue_.size() &&
+         tags_ == o.tags_ && ackq_ == o.ackq_ && ctx_ == o.ctx_ && cur_ == o.cur_ &&
+         queue_ == o.queue_;
 }
 
 std::vector<RecvModel::Expected> RecvModel::short_write(uint64_t a, const uint8_t* bytes,
@@ -197,8 +241,8 @@ RecvModel::Outcome RecvModel::apply(const Waiting& w, uint64_t lo, uint64_t hi) 
       ++n.pend;
       Expected e;
       e.addr = h.dst48() & ~uint64_t{kBeatBytes - 1};
-      e.data = w.payload;
-      for (unsigned j = 0; j < w.payload.size(); ++j)
+      e.data = *w.payload;
+      for (unsigned j = 0; j < w.payload->size(); ++j)
         e.strb.push_back(beat_strobe(h.dst48(), h.len, j));
       e.tag = Tag{TagKind::Ctx, key, h.src_node, h.tid, h.seq};
       last_writes_ = {std::move(e)};
@@ -546,7 +590,8 @@ std::vector<std::string> RecvChecker::keep(std::vector<RecvModel> next, const st
 }
 
 std::vector<std::string> RecvChecker::on_req_rx(const WirePacket& p, uint64_t cycle) {
-  for (auto& s : states_) s.arrive(p, cycle);
+  const RecvModel::Arrival a = RecvModel::ingress(p, node_, cycle);
+  for (auto& s : states_) s.admit(a);
   if (is_rreq(p, node_)) rreq_.push_back(p.beats.front());
   return {};
 }
@@ -616,6 +661,7 @@ std::vector<std::string> RecvChecker::on_b(uint64_t cycle) {
     if (c.on_b(cycle)) ok.push_back(std::move(c));
   }
   if (ok.empty()) return {"B at cycle " + std::to_string(cycle) + " without a write awaiting it"};
+  cap_states(ok);
   states_ = std::move(ok);
   return {};
 }

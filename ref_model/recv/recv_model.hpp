@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <deque>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -86,6 +87,13 @@ class RecvModel {
   std::array<uint64_t, 2> counter(unsigned idx, uint64_t now) const;
 
   std::size_t live_contexts() const { return ctx_.size(); }
+
+  // The same state: everything a later observation is explained from (not the scratch
+  // outputs of apply(), which are read only right after the apply() that sets them). Two
+  // explanations often lead to the same state (an idle reclaim that may or may not have come
+  // first, once it certainly has); RecvChecker keeps one of each.
+  bool operator==(const RecvModel& o) const;
+  bool operator!=(const RecvModel& o) const { return !(*this == o); }
   std::size_t waiting_packets() const { return queue_.size(); }
   bool quiet() const;  // nothing waiting, nothing in flight, nothing to ACK
 
@@ -103,25 +111,49 @@ class RecvModel {
     unsigned pend = 0;                  // writes decided, B not back
     uint64_t seen_lo = 0, seen_hi = 0;  // decision cycle of its last packet, bounds
     uint64_t last_b = 0;                // cycle of the B that brought pend to 0
+    bool operator==(const Context& o) const;
   };
   enum class TagKind { Ctx, Inline, InlineLast };
   struct Tag {
     TagKind kind = TagKind::Ctx;
     uint32_t key = 0;
     uint16_t src = 0, tid = 0, seq = 0;
+    bool operator==(const Tag& o) const {
+      return kind == o.kind && key == o.key && src == o.src && tid == o.tid && seq == o.seq;
+    }
   };
   struct Expected {  // one burst a decision will issue
     uint64_t addr = 0;
     std::vector<Bits512> data;
     std::vector<uint64_t> strb;
     Tag tag;
+    bool operator==(const Expected& o) const {
+      return addr == o.addr && tag == o.tag && strb == o.strb && data == o.data;
+    }
   };
   struct Waiting {  // a packet past the head checks, awaiting its decision
     WireHead head;
-    std::vector<Bits512> payload;
+    // Shared by the states' copies of the queue: never changed once the packet arrived.
+    std::shared_ptr<const std::vector<Bits512>> payload;
     bool good = false;
     uint64_t arrived = 0;
+    bool operator==(const Waiting& o) const {
+      return arrived == o.arrived && good == o.good && head == o.head &&
+             (payload == o.payload || (payload && o.payload && *payload == *o.payload));
+    }
   };
+
+ public:
+  // What the ingress checks make of an accepted packet, the same in every state: computed
+  // once per packet (the payload CRC over 1 KiB) and applied to each state by admit().
+  struct Arrival {
+    enum class Verdict { Hcrc, Handed, Misroute, Waits } verdict = Verdict::Hcrc;
+    Waiting w;
+  };
+  static Arrival ingress(const WirePacket& p, uint16_t node, uint64_t cycle);
+  void admit(const Arrival& a);
+
+ private:
   enum class Outcome { Silent, Write, Nack };
 
   static uint32_t key_of(uint16_t src, uint16_t tid) { return uint32_t{src} << 16 | tid; }
