@@ -421,3 +421,44 @@ TEST_CASE("recv model: responses from rsp_rx reach the engine, others are counte
   CHECK_FALSE(c.on_engine_rsp(1, 1, false).empty());
   NO_ERR(c.compare_counters(20, {0, 4, 1, 0, 0, 0, 1, 0, 0, 0, 0}));
 }
+
+TEST_CASE("recv model: states compare equal only when every field that matters does", "[recv]") {
+  // The checker keeps one of each group of equal states (RecvModel::operator==), so equality
+  // must not merge states that would explain a later observation differently.
+  const auto p = data_pkt(1, 1, kA, 100, 1);
+  RecvModel a(kMe, 64, 1000), b(kMe, 64, 1000);
+  CHECK(a == b);
+  a.arrive(p, 10);
+  CHECK(a != b);
+  b.arrive(p, 10);
+  CHECK(a == b);  // the same packet at the same cycle: the same state
+  SECTION("one arrival applied to two states: equal, the payload shared") {
+    const RecvModel::Arrival arr = RecvModel::ingress(p, kMe, 20);
+    a.admit(arr);
+    CHECK(a != b);
+    b.admit(arr);
+    CHECK(a == b);
+  }
+  SECTION("another arrival cycle differs") {
+    a.arrive(p, 20);
+    b.arrive(p, 21);
+    CHECK(a != b);
+  }
+  SECTION("another payload differs") {
+    // the same head, another first byte, its own (good) pcrc: both wait with a good payload
+    std::vector<uint8_t> bytes(100);
+    for (unsigned i = 0; i < 100; ++i) bytes[i] = pay(i);
+    bytes[0] ^= 1;
+    const WirePacket q = make_data_packet(p.head(), bytes.data());
+    REQUIRE(q.pcrc_ok());
+    REQUIRE(q.beats[0] == p.beats[0]);
+    a.arrive(p, 30);
+    b.arrive(q, 30);
+    CHECK(a != b);
+  }
+  SECTION("another node or context count differs") {
+    CHECK(RecvModel(kMe, 64, 1000) != RecvModel(kMe, 32, 1000));
+    CHECK(RecvModel(kMe, 64, 1000) != RecvModel(kPeer, 64, 1000));
+    CHECK(RecvModel(kMe, 64, 1000) != RecvModel(kMe, 64, 999));
+  }
+}
