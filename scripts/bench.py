@@ -231,8 +231,9 @@ def speed_vs_base(base_rev: str, transfers: int, repeat: int) -> dict:
 
 def node_instruction_share(transfers: int) -> dict | None:
     """Where a full-NI run's instructions go (callgrind, --nodes 2): the verilated ni_nodes
-    (Vni_node::eval_step, inclusive) against the harness, with the harness's largest
-    functions (inclusive). None without valgrind."""
+    (sim::NiNodeDut::eval, inclusive: the model's phases, split or whole, whichever the run
+    uses) against the harness, with the harness's largest functions (inclusive). None
+    without valgrind."""
     if shutil.which("valgrind") is None or shutil.which("callgrind_annotate") is None:
         log("valgrind not installed: no full-NI instruction counts")
         return None
@@ -247,9 +248,9 @@ def node_instruction_share(transfers: int) -> dict | None:
     counts = {name: int(n.replace(",", "")) for n, name in lines}
     m = re.search(r"^\s*([\d,]+) \([^)]*\)\s+PROGRAM TOTALS", text, re.M)
     total = int(m.group(1).replace(",", "")) if m else None
-    model = counts.get("Vni_node::eval_step()")
+    model = counts.get("sim::NiNodeDut::eval()")
     if total is None or model is None:
-        raise BenchFailure("callgrind_annotate: no totals or no Vni_node::eval_step() line")
+        raise BenchFailure("callgrind_annotate: no totals or no sim::NiNodeDut::eval() line")
     harness = {k: v / total for k, v in counts.items()
                if k.startswith(("sim::", "ni::")) and not k.startswith(("sim::SimCtrl", "sim::NodeWiring", "sim::Env",
                                                                          "sim::NiNodeDut"))}
