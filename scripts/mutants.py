@@ -29,10 +29,9 @@ import testplan  # noqa: E402  (tests/testplan.json)
 # (name, file, original text, mutated text, what the bug is)
 MUTANTS = [
     # RDMA Read (ICD 16)
-    ("read-alloc-highest", "rtl/qos/read_alloc.sv",
-     "for (int unsigned c = RdChPerPage; c > 0; c--) begin  // the lowest wins",
-     "for (int unsigned c = 1; c <= RdChPerPage; c++) begin  // the lowest wins",
-     "the allocator takes the highest-numbered IDLE read channel, not the lowest"),
+    ("read-alloc-not-lowest", "rtl/qos/read_alloc.sv",
+     ".in_i (free),", ".in_i (free & (free - RdChPerPage'(1))),",
+     "the allocator skips the lowest-numbered IDLE read channel"),
     ("read-reissue-served-again", "rtl/qos/read_alloc.sv",
      "match[c] = busy_q[a_page][c] && (page_key[c] == a_key) &&",
      "match[c] = 1'b0 && (page_key[c] == a_key) &&",
@@ -138,7 +137,7 @@ MUTANTS = [
      "has_next set on the last block of a flow"),
     # the send unit (ICD 11-12)
     ("send-last-always", "rtl/send/send_unit.sv",
-     "w.hdr.last     = o_last_pkt;", "w.hdr.last     = 1'b1;",
+     "w.hdr.last     = o_geom_q.last;", "w.hdr.last     = 1'b1;",
      "every data packet flagged as its block's last"),
     ("send-pcrc-no-final-xor", "rtl/send/send_unit.sv",
      "req_tx_data_o  = {480'd0, ~crc_q};", "req_tx_data_o  = {480'd0, crc_q};",
@@ -267,12 +266,25 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("-k", action="append", default=[], help="only mutants whose name contains this")
     ap.add_argument("--list", action="store_true")
+    ap.add_argument("--check", action="store_true",
+                    help="only check that every mutant applies: its text occurs exactly once in "
+                         "its file (no build, no run)")
     a = ap.parse_args()
     todo = [m for m in MUTANTS if not a.k or any(k in m[0] for k in a.k)]
     if a.list:
         for m in todo:
             print(f"{m[0]:24s} {m[4]}")
         return 0
+    if a.check:
+        bad = 0
+        for name, file, old, new, _ in todo:
+            n = (ROOT / file).read_text().count(old)
+            if n != 1 or old == new:
+                bad += 1
+                print(f"FAIL {name}: its text occurs {n} times in {file}"
+                      + (" (and the mutation changes nothing)" if old == new else ""))
+        print(f"mutants: {len(todo) - bad} of {len(todo)} apply")
+        return 1 if bad else 0
     BUILD.mkdir(parents=True, exist_ok=True)
     with open(BUILD / "snapshot.log", "w") as log:
         src = snapshot(log)
