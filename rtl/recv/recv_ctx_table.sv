@@ -373,11 +373,11 @@ module recv_ctx_table
   // notify block, once.
   `NI_ASSERT(FreeAfterLastB, free_i -> cpend_q[ck_idx] == '0 && !ck_wait_o)
   `NI_ASSERT(RecordOnce, record_i -> !ck_wait_o && ck_record_o)
-  // Pending counts never wrap.
   // The select lines name the context the decision writes, and its count is the one the
   // written word carries.
   `NI_ASSERT(WrSelIsWrIdx, wr_sel == (ctx_wr_en ? RxContexts'(1) << ctx_wr_idx : '0))
   `NI_ASSERT(WrKeepIsWrPend, ctx_wr_en -> ctx_wr_val.pend == (wr_keep ? cpend_q[ctx_wr_idx] : '0))
+  // Pending counts never wrap.
   `NI_ASSERT(PendNoUnderflow, b_ctx_i -> cpend_q[b_ctx_idx_i] != '0)
   `NI_ASSERT(PendNoOverflow, ctx_wr_en -> 32'(ctx_wr_val.pend) + 32'(pend_add_i) <
                                           (32'd1 << PendW))
