@@ -350,8 +350,9 @@ def performance(d) -> str:
           "one another in memory, the source 0/1/31/63 bytes off the destination's alignment, "
           "its AR/R port on the memory model at a fixed or random read latency, `req_tx` always "
           "ready; every packet checked against the send unit's golden model. Figure: cycles "
-          "between the ends of consecutive 1 KiB packets (the worst source offset of each "
-          f"cell). Goal: {num(get(su, 'goal_cycles_per_packet'))} cycles per packet (head, 16 "
+          "between the ends of consecutive 1 KiB packets, from the first packet of the stream "
+          "on (the worst source offset of each cell). Goal: "
+          f"{num(get(su, 'goal_cycles_per_packet'))} cycles per packet (head, 16 "
           f"payload beats, tail) = {num(get(su, 'line_rate_bytes_per_cycle'), 1)} bytes/cycle.",
           ""]
     runs = lst(su, "runs")
@@ -379,7 +380,10 @@ def performance(d) -> str:
               f"{pct(get(su, 'goal_fraction'), 0)} of the goal). Worst run: "
               f"{num(get(w, 'cycles_per_packet'), 2)} cycles per packet "
               f"({size(get(w, 'block_bytes'))} blocks, source +{get(w, 'src_offset', default=NA)}, "
-              f"read latency {get(w, 'read_latency', default=NA)}). Why the table is 16 blocks "
+              f"read latency {get(w, 'read_latency', default=NA)}). The largest gap between two "
+              "packets of any run: "
+              f"{num(max((r['max_gap_cycles'] for r in runs if isinstance(r.get('max_gap_cycles'), int)), default=None))} "
+              "cycles. Why the table is 16 blocks "
               "deep and how the read side runs consecutive blocks together: "
               "[design.md section 14](../design.md).", ""]
     else:

@@ -173,7 +173,8 @@ MUTANTS = [
      "the last source line popped is not kept: a block that shares its first line with the "
      "previous block starts from zeros"),
     ("send-run-not-contiguous", "rtl/send/send_unit.sv",
-     "(ar_line_q + LnW'(ar_left_q) == tab_ar_line) &&", "",
+     "assign ar_joinable     = ar_active_q && tab_ar_follows &&",
+     "assign ar_joinable     = ar_active_q &&",
      "the read side joins the next block's lines to the run even when they do not follow on"),
 ]
 

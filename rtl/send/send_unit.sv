@@ -130,6 +130,7 @@ module send_unit
     logic [LnW-1:0]        rd_line;    // first source line to read (after a shared one)
     logic [10:0]           rd_n;       // source lines to read, 1..1025
     logic                  share;      // the first source line is the previous block's last
+    logic                  follows;    // rd_line is the line after the previous block's last
     logic [5:0]            shift;      // (src - dst) mod 64
     logic                  pre;        // the first window starts one line before the source
     logic [NpktsW-1:0]     npkts;      // 1..64
@@ -140,11 +141,13 @@ module send_unit
   logic                   unused_ends;
   logic [LnW-1:0]         blk_src_last; // last source line of the block at blk
   logic [LnW-1:0]         prev_end_q;   // last source line of the previous accepted block
+  logic [LnW-1:0]         prev_next_q;  // the line after it
   logic                   have_prev_q;
   blk_ent_t               tab_q [BlkDepth];  // no reset: distributed RAM, entries written
                                              // before they are read (n_blk_q, n_ar_q)
   blk_ent_t               tab_out, tab_out_next;
   logic [LnW-1:0]         tab_ar_line;
+  logic                   tab_ar_follows;
   logic [10:0]            tab_ar_n;
   logic [BlkPtrW-1:0]     wr_ptr_q, ar_ptr_q, out_ptr_q;
   logic [BlkPtrW:0]       n_blk_q;      // blocks held
@@ -188,6 +191,8 @@ module send_unit
     blk_in.share     = have_prev_q && !blk_in.pre && (n_src >= 11'd2) &&
                        (src[47:6] == prev_end_q);
     blk_in.rd_line   = src[47:6] + LnW'(blk_in.share);
+    // Its lines continue the previous block's: the read side may join them into one run.
+    blk_in.follows   = blk_in.share || (have_prev_q && (src[47:6] == prev_next_q));
     blk_in.rd_n      = n_src - 11'(blk_in.share);
     blk_in.npkts     = NpktsW'(dst_end[15:10] - dst[15:10]) + NpktsW'(1'b1);
     blk_in.geom0     = first_geom(dst[9:0], blk_desc_i.len_m1);
@@ -202,17 +207,20 @@ module send_unit
     if (blk_hs) tab_q[wr_ptr_q] <= blk_in;
   end
 
-  logic [LnW-1:0] prev_end_d;
+  logic [LnW-1:0] prev_end_d, prev_next_d;
   logic           have_prev_d;
   assign prev_end_d  = blk_hs ? blk_src_last : prev_end_q;
+  assign prev_next_d = blk_hs ? blk_src_last + LnW'(1'b1) : prev_next_q;
   assign have_prev_d = have_prev_q || blk_hs;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       prev_end_q  <= '0;
+      prev_next_q <= '0;
       have_prev_q <= 1'b0;
     end else begin
       prev_end_q  <= prev_end_d;
+      prev_next_q <= prev_next_d;
       have_prev_q <= have_prev_d;
     end
   end
@@ -220,6 +228,7 @@ module send_unit
   // Three asynchronous read ports: the read side's block, the output's and the one after it.
   assign tab_ar_line  = tab_q[ar_ptr_q].rd_line;
   assign tab_ar_n     = tab_q[ar_ptr_q].rd_n;
+  assign tab_ar_follows = tab_q[ar_ptr_q].follows;
   assign tab_out      = tab_q[out_ptr_q];
   assign tab_out_next = tab_q[out_ptr_next];
 
@@ -253,9 +262,15 @@ module send_unit
   // every line in flight. The generator holds a run of lines (ar_line_q, ar_left_q): the
   // next block's lines join the run when they follow on and the run has less than a full
   // burst left, so a stream of short blocks with consecutive sources is read as full
-  // bursts (RdOutstanding bursts then cover the read latency as for one long block).
+  // bursts (RdOutstanding bursts then cover the read latency as for one long block). A burst
+  // that would end at the run's end while the next block is there to join waits the cycle
+  // the join takes: a short burst would take one of the RdOutstanding slots for a few
+  // lines, and the run's later bursts would straddle the 16-line grid (split again at each
+  // 4 KiB boundary), so a stream of blocks that are not line aligned would not have the
+  // lines in flight that cover the read latency until the run happened to realign.
   // =======================================================================================
-  logic                   ar_active_q, ar_load, ar_absorb;
+  logic                   ar_active_q, ar_load, ar_absorb, ar_joinable, ar_hold;
+  logic                   ar_wait_q;    // an AR was offered and not taken: it stays as it is
   logic [LnW-1:0]       ar_line_q;
   logic [10:0]            ar_left_q;
   logic [4:0]             ar_n;         // lines of the next burst, 1..16
@@ -273,12 +288,16 @@ module send_unit
   end
 
   assign ar_load         = !ar_active_q && (n_ar_q != '0);
+  // the next block's lines continue the run, which has less than a burst left
+  assign ar_joinable     = ar_active_q && tab_ar_follows && (n_ar_q != '0) &&
+                           (ar_left_q < 11'(BurstLines));
+  // the burst would end at the run's end: it waits for the join (unless it is already
+  // offered: ARVALID and ARLEN hold until the handshake)
+  assign ar_hold         = ar_joinable && !ar_wait_q && (11'(ar_n) == ar_left_q);
   // (not while an AR waits for its handshake: ARLEN must hold)
-  assign ar_absorb       = ar_active_q && (n_ar_q != '0) && (ar_left_q < 11'(BurstLines)) &&
-                           (ar_line_q + LnW'(ar_left_q) == tab_ar_line) &&
-                           (!m_axi_arvalid_o || m_axi_arready_i);
+  assign ar_absorb       = ar_joinable && (!m_axi_arvalid_o || m_axi_arready_i);
   assign ar_take         = ar_load || ar_absorb;
-  assign m_axi_arvalid_o = ar_active_q && (32'(credit_q) >= 32'(ar_n)) &&
+  assign m_axi_arvalid_o = ar_active_q && !ar_hold && (32'(credit_q) >= 32'(ar_n)) &&
                            (32'(outst_q) < RdOutstanding);
   assign m_axi_arid_o    = '0;  // one ID: R data returns in order (docs/design.md 14)
   assign m_axi_araddr_o  = {ar_line_q, 6'd0};
@@ -310,10 +329,12 @@ module send_unit
       ar_active_q <= 1'b0;
       ar_line_q   <= '0;
       ar_left_q   <= '0;
+      ar_wait_q   <= 1'b0;
     end else begin
       ar_active_q <= ar_active_d;
       ar_line_q   <= ar_line_d;
       ar_left_q   <= ar_left_d;
+      ar_wait_q   <= m_axi_arvalid_o && !m_axi_arready_i;
     end
   end
 
@@ -672,6 +693,11 @@ module send_unit
   `NI_ASSERT(ArNo4kCross, m_axi_arvalid_o ->
                        ({1'b0, m_axi_araddr_o[11:6]} + {1'b0, m_axi_arlen_o[5:0]}) < 7'd64)
   `NI_ASSERT(ArMax16, m_axi_arvalid_o -> m_axi_arlen_o < 8'd16)
+  // A block that follows (flagged as it arrived) is one whose lines continue the run's.
+  `NI_ASSERT(FollowsIsContiguous, ar_active_q && (n_ar_q != '0) ->
+             tab_ar_follows == (ar_line_q + LnW'(ar_left_q) == tab_ar_line))
+  // A burst that waits for a join has been offered before: never while ARVALID is up.
+  `NI_ASSERT(HoldNotWhileOffered, ar_wait_q -> m_axi_arvalid_o)
   // Every R beat has its room in the line buffer.
   `NI_ASSERT(RNoOverflow, r_hs -> !lb_full)
   `NI_ASSERT(CreditsBounded, 32'(credit_q) <= BufLines)
