@@ -4,7 +4,9 @@
 runs; standard library only):
 
   bench/results.json  (make bench, scripts/bench.py)  -> docs/results/performance.md
-  synth/report.json   (make synth, scripts/synth.py)  -> docs/results/synthesis.md
+  synth/report.json   (make synth, scripts/synth.py)  -> docs/results/synthesis.md, and the
+                                                         table of README.md's Synthesis section
+                                                         (between its two SYNTH_TABLE markers)
 
 Each page is stamped with the commit that last changed its data file and that commit's date
 (`git log -1 -- FILE`), so the same data always gives the same page: tests/docs/test_docs.py
@@ -15,7 +17,7 @@ stamp names the data's commit, which exists only once the data is committed).
 A key missing from the data is written as "not measured"; the script never fails on a
 missing key (a data file that is missing altogether gives a page that says so).
 
-usage: gen_docs.py [--out DIR]   (default docs/results)
+usage: gen_docs.py [--out DIR] [--readme FILE]   (defaults docs/results, README.md)
 """
 
 from __future__ import annotations
@@ -532,6 +534,12 @@ def levels_ns(levels) -> str:
 
 
 PATHS = (("estimate", "any path"), ("register_to_register", "register to register"))
+# Figures of other designs beside the node (their papers): name -> (LUTs, FFs, BRAM tiles, note).
+NODE_REFERENCE = {
+    "thesis QoS engine": (13313, 5113, 23, "thesis Table 4.1: Vivado 2017.2, xczu9eg, 150 MHz"),
+    "ExaNet send + receive RDMA engines": (33000, None, 19,
+                                           "ExaNeSt prototype paper 4.5: ZU9EG, \"33K LUTs, 19 BRAM blocks\""),
+}
 
 
 def synthesis(d) -> str:
@@ -682,8 +690,49 @@ def synthesis(d) -> str:
     # ---- the node and its units -----------------------------------------------------------
     tops = dct(d, "tops")
     node = dct(tops, "ni_node")
-    L += ["## `ni_node`, `send_unit`, `recv_unit`", ""]
-    if node:
+    L += ["## `ni_node` and its units", ""]
+    if node and "children" in node:
+        L += [f"Method: {get(node, 'method', default=NA)}.", ""]
+        rows = []
+        for c in lst(node, "children"):
+            rows.append([f"`{c.get('instance')}` (`{c.get('module')}`)"] + res_row(c) +
+                        [num(get(c, "register_to_register_levels"))])
+        nlp = dct(node, "longest_path")
+        cross = dct(nlp, "across_children")
+        rows.append(["**`ni_node` (the children added)**"] +
+                     [f"**{x}**" for x in res_row(dct(node, "total"))] +
+                     [f"**{num(get(dct(nlp, 'register_to_register'), 'levels'))}**"])
+        for name, (lut, ff, bram, note) in NODE_REFERENCE.items():
+            rows.append([f"{name} ({note})", num(lut), NA, num(ff) if ff is not None else NA,
+                         num(bram, 1) if bram is not None else NA, NA])
+        L += table(["", "LUTs", "of them LUTRAM", "FFs", "BRAM tiles",
+                    "levels, register to register"], rows, "lrrrrr")
+        L += ["", "The reference rows are other designs' figures as their papers give them "
+              "(other tools, other devices, other features): the thesis's engine has no "
+              "retransmission, no RDMA Read, no CRC; ExaNet's send and receive RDMA engines run "
+              "part of the sender in firmware on the R5 co-processor.", ""]
+        L += [f"Longest register-to-register path of the node: "
+              f"{num(get(dct(nlp, 'register_to_register'), 'levels'))} levels, "
+              f"{get(dct(nlp, 'register_to_register'), 'where', default=NA)}. Across children "
+              f"(a register of one child, its output port, ni_node's wires, the input port of "
+              f"another child, a register there; each child's depths from its own flattened "
+              f"run, ni_node's glue assignments 1 level each): "
+              f"{num(get(cross, 'levels'))} levels"
+              f"{'; a combinational loop across children' if get(cross, 'loop_across_children') else ''}.",
+              ""]
+        rows = [[" -> ".join(f"`{x}`" for x in strs(e, "ports")), num(get(e, "arrival"), 1),
+                 num(get(e, "to_registers"), 1), num(get(e, "levels"))]
+                for e in lst(cross, "by_input_port")[:8]]
+        if rows:
+            L += table(["ports (output -> input)", "levels to the last input port",
+                        "levels from there to a register", "levels"], rows, "lrrr") + [""]
+        nm = lst(node, "modules")
+        rows = [[f"`{m.get('instance')}` (`{m.get('module')}`)"] + res_row(m) for m in nm]
+        rows.append(["sum"] + res_row(dct(node, "sum_of_modules_out_of_context")))
+        L += ["Each child out of context, hierarchy kept:", ""]
+        L += table(["instance", "LUTs", "of them LUTRAM", "FFs", "BRAM tiles"], rows, "lrrrr")
+        L += [""]
+    elif node:
         L += [f"Method: {get(node, 'method', default=NA)}.", "",
               f"The whole node flattened: {get(node, 'in_context', default=NA)}.", ""]
         nm = lst(node, "modules")
@@ -693,9 +742,9 @@ def synthesis(d) -> str:
         L += [""]
     else:
         L += [f"`tops.ni_node`: {NA}.", ""]
-    for unit in ("send_unit", "recv_unit"):
+    for unit in [k for k in tops if k != "ni_node"] or ["send_unit", "recv_unit"]:
         u = dct(tops, unit)
-        L += [f"### `{unit}`", ""]
+        L += [f"### `{unit}`" + (" in the node" if unit == "qos_engine" else ""), ""]
         if not u:
             L += [f"`tops.{unit}`: {NA}.", ""]
             continue
@@ -749,6 +798,56 @@ def synthesis(d) -> str:
 
 PAGES = {"performance.md": (BENCH, performance), "synthesis.md": (SYNTH, synthesis)}
 
+SYNTH_TABLE = ("<!-- synthesis table: written by scripts/gen_docs.py from synth/report.json -->",
+               "<!-- end of the synthesis table -->")
+
+
+def readme_synthesis(d) -> list[str]:
+    """README's synthesis table: the node, its units, and the reference designs beside them."""
+    d = d or {}
+    tops = dct(d, "tops")
+    node = dct(tops, "ni_node")
+    rows = []
+    lp = lambda t: num(get(t, "longest_path", "register_to_register", "levels"))  # noqa: E731
+    if "children" in node:
+        rows.append(["`ni_node` (its children added)"] + res_row(dct(node, "total"))[:1] +
+                    res_row(dct(node, "total"))[2:] + [lp(node)])
+        for c in lst(node, "children"):
+            u = dct(tops, str(c.get("module")))
+            rows.append([f"`{c.get('module')}` (`{c.get('instance')}`)"] + res_row(c)[:1] +
+                        res_row(c)[2:] + [lp(u)])
+    rows.append(["`qos_engine` alone (the thesis's parameters)"] + res_row(dct(d, "total"))[:1] +
+                res_row(dct(d, "total"))[2:] + [lp(d)])
+    for name, (lut, ff, bram, note) in NODE_REFERENCE.items():
+        rows.append([f"{name} ({note.split(':')[0]})", num(lut),
+                     num(ff) if ff is not None else "not given",
+                     num(bram, 1) if bram is not None else "not given", "not given"])
+    commit = str(get(d, "rtl_commit", default=NA)).split(" ", 1)[0]
+    levels = [get(t, "longest_path", "register_to_register", "levels")
+              for t in [d] + [dct(tops, k) for k in tops]]
+    levels = [x for x in levels if isinstance(x, (int, float))]
+    goal = ("met" if levels and max(levels) <= 12 else
+            f"not met yet, {num(max(levels))} at most" if levels else NA)
+    return table(["", "LUTs", "FFs", "BRAM tiles", "longest path, levels (register to register)"],
+                 rows, "lrrrr") + [
+        "", f"Yosys + ABC9 for UltraScale+ at a 150 MHz delay target, RTL of commit {commit} "
+        f"(`make synth` writes `synth/report.json`). The goal of at most 12 levels of logic "
+        f"register to register everywhere (200 MHz class): {goal}. The reference rows are the thesis's Table 4.1 (Vivado) and the ExaNeSt "
+        "prototype paper's figure for ExaNet's send and receive RDMA engines, other tools and "
+        "features: [docs/results/synthesis.md](docs/results/synthesis.md) has the breakdowns, "
+        "the paths and the comparison row by row."]
+
+
+def update_readme(path: Path, d) -> bool:
+    """Rewrite the table between README's SYNTH_TABLE markers; False when they are missing."""
+    text = path.read_text()
+    a, b = text.find(SYNTH_TABLE[0]), text.find(SYNTH_TABLE[1])
+    if a < 0 or b < a:
+        return False
+    block = "\n".join([SYNTH_TABLE[0], ""] + readme_synthesis(d) + ["", SYNTH_TABLE[1]])
+    path.write_text(text[:a] + block + text[b + len(SYNTH_TABLE[1]):])
+    return True
+
 
 def generate(out: Path) -> list[Path]:
     out.mkdir(parents=True, exist_ok=True)
@@ -770,6 +869,7 @@ def generate(out: Path) -> list[Path]:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--out", default=str(ROOT / "docs" / "results"))
+    ap.add_argument("--readme", default=str(ROOT / "README.md"))
     a = ap.parse_args()
     for p in generate(Path(a.out)):
         try:
@@ -777,6 +877,16 @@ def main() -> int:
         except ValueError:
             shown = p
         print(f"gen_docs: wrote {shown}")
+    try:
+        data = load(SYNTH)
+        table_ok = update_readme(Path(a.readme), data)
+    except Exception as e:  # a malformed report: the pages say so; the README keeps its table
+        print(f"gen_docs: {a.readme}: synthesis table not rewritten ({e})", file=sys.stderr)
+        return 1
+    if not table_ok:
+        print(f"gen_docs: {a.readme}: no synthesis table markers", file=sys.stderr)
+        return 1
+    print(f"gen_docs: wrote the synthesis table of {a.readme}")
     return 0
 
 

