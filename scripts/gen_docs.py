@@ -726,6 +726,22 @@ def synthesis(d) -> str:
         if rows:
             L += table(["ports (output -> input)", "levels to the last input port",
                         "levels from there to a register", "levels"], rows, "lrrr") + [""]
+        bd = dct(cross, "boundary")
+        if bd:
+            ins = list(dct(bd, "input_to_register").items())[:8]
+            outs = list(dct(bd, "register_to_output").items())[:8]
+            rows = [[f"`{ins[i][0]}`" if i < len(ins) else "", num(ins[i][1]) if i < len(ins) else "",
+                     f"`{outs[i][0]}`" if i < len(outs) else "", num(outs[i][1]) if i < len(outs) else ""]
+                    for i in range(max(len(ins), len(outs)))]
+            L += ["The node's own ports, the budget its neighbours (the CPU's AXI, the memory, the "
+                  "network) have to leave; deepest first:", ""]
+            L += table(["input port", "levels to a register", "output port",
+                        "levels from a register"], rows, "lrlr") + [""]
+            io = lst(bd, "input_to_output")[:4]
+            if io:
+                L += ["Straight through the node, input port to output port: " + "; ".join(
+                    f"{num(get(e, 'levels'))} levels " + " -> ".join(f"`{x}`" for x in strs(e, "ports"))
+                    for e in io) + ".", ""]
         nm = lst(node, "modules")
         rows = [[f"`{m.get('instance')}` (`{m.get('module')}`)"] + res_row(m) for m in nm]
         rows.append(["sum"] + res_row(dct(node, "sum_of_modules_out_of_context")))

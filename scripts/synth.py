@@ -44,6 +44,7 @@ from __future__ import annotations
 import argparse
 import collections
 import concurrent.futures
+import fnmatch
 import json
 import os
 import re
@@ -643,7 +644,9 @@ def cross_unit_paths(conn: dict, depths: dict[str, dict]) -> dict:
                                         input to output (the neighbours' budget);
       loop_across_children              the port graph has a combinational loop."""
     top_in = {n for n, d in conn.get("ports", {}).items() if d == "input"}
-    top_out = {n for n, d in conn.get("ports", {}).items() if d == "output"}
+    # (the trace-only ports are left unconnected in synthesis: not part of the boundary)
+    top_out = {n for n, d in conn.get("ports", {}).items() if d == "output" and
+               not any(fnmatch.fnmatch(n, pat) for pat in NODE_STRIP[NODE_TOP])}
     # who drives each net: (instance, output port), following ni_node's glue back
     drivers: dict[str, list[tuple[str, str]]] = collections.defaultdict(list)
     for inst, c in conn["children"].items():
