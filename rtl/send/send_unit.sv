@@ -165,7 +165,8 @@ module send_unit
                              blk_desc_i.initialized, blk_desc_i.cm, blk_desc_i.bytes_sent};
 
   always_comb begin
-    logic [47:0] src, dst, src_end, dst_end;
+    logic [47:0] src, dst, src_end;
+    logic [16:0] src_span, dst_span;
     logic [10:0] n_src;
     src              = blk_desc_i.src_addr[47:0];
     dst              = blk_desc_i.dst_addr[47:0];
@@ -179,8 +180,12 @@ module send_unit
     blk_in.dst       = dst;
     blk_in.len       = {1'b0, blk_desc_i.len_m1} + 17'd1;
     src_end          = src + {32'd0, blk_desc_i.len_m1};   // last source byte
-    dst_end          = dst + {32'd0, blk_desc_i.len_m1};   // last destination byte
-    n_src            = 11'(src_end[47:6] - src[47:6]) + 11'd1;
+    // The last source byte's offset from the first source line, and the last destination
+    // byte's from the first destination packet's 1 KiB: short adds, so the lines and packets
+    // of the block (and what depends on them) do not wait for the 48-bit sums.
+    src_span         = {11'd0, src[5:0]} + {1'b0, blk_desc_i.len_m1};
+    dst_span         = {7'd0, dst[9:0]} + {1'b0, blk_desc_i.len_m1};
+    n_src            = src_span[16:6] + 11'd1;
     blk_in.shift     = src[5:0] - dst[5:0];
     blk_in.pre       = ({1'b0, dst[5:0]} + {1'b0, blk_in.shift}) >= 7'd64;
     // A block whose source starts in the line where the previous block's source ended (the
@@ -188,16 +193,17 @@ module send_unit
     // that line from the output side instead of reading it again: one line fewer to read,
     // so the read side can run consecutive blocks together as full bursts. Not when the
     // window starts before the source (pre) or the block has a single line.
-    blk_in.share     = have_prev_q && !blk_in.pre && (n_src >= 11'd2) &&
+    blk_in.share     = have_prev_q && !blk_in.pre && (src_span[16:6] != '0) &&
                        (src[47:6] == prev_end_q);
-    blk_in.rd_line   = src[47:6] + LnW'(blk_in.share);
+    // (both sums ready before the share decision picks one)
+    blk_in.rd_line   = blk_in.share ? src[47:6] + LnW'(1'b1) : src[47:6];
     // Its lines continue the previous block's: the read side may join them into one run.
     blk_in.follows   = blk_in.share || (have_prev_q && (src[47:6] == prev_next_q));
-    blk_in.rd_n      = n_src - 11'(blk_in.share);
-    blk_in.npkts     = NpktsW'(dst_end[15:10] - dst[15:10]) + NpktsW'(1'b1);
+    blk_in.rd_n      = blk_in.share ? src_span[16:6] : n_src;
+    blk_in.npkts     = NpktsW'(dst_span[15:10]) + NpktsW'(1'b1);
     blk_in.geom0     = first_geom(dst[9:0], blk_desc_i.len_m1);
     blk_src_last     = src_end[47:6];
-    unused_ends      = ^{src_end[5:0], dst_end[47:16], dst_end[9:0]};
+    unused_ends      = ^{src_end[5:0], src_span[5:0], dst_span[16], dst_span[9:0]};
   end
 
   assign blk_ready_o = (32'(n_blk_q) < BlkDepth);
@@ -693,6 +699,20 @@ module send_unit
   `NI_ASSERT(ArNo4kCross, m_axi_arvalid_o ->
                        ({1'b0, m_axi_araddr_o[11:6]} + {1'b0, m_axi_arlen_o[5:0]}) < 7'd64)
   `NI_ASSERT(ArMax16, m_axi_arvalid_o -> m_axi_arlen_o < 8'd16)
+  // A block's lines and packets from the short adds are those of the full addresses.
+`ifndef SYNTHESIS
+  logic [47:0] ref_src_end, ref_dst_end;
+  logic        unused_ref_ends;
+  assign ref_src_end     = blk_desc_i.src_addr[47:0] + {32'd0, blk_desc_i.len_m1};
+  assign ref_dst_end     = blk_desc_i.dst_addr[47:0] + {32'd0, blk_desc_i.len_m1};
+  assign unused_ref_ends = ^{ref_src_end[5:0], ref_dst_end[47:16], ref_dst_end[9:0]};
+  `NI_ASSERT(BlkLinesFromSpans, blk_valid_i ->
+             blk_in.rd_n + 11'(blk_in.share) ==
+             11'(ref_src_end[47:6] - blk_desc_i.src_addr[47:6]) + 11'd1 &&
+             blk_in.rd_line == blk_desc_i.src_addr[47:6] + LnW'(blk_in.share) &&
+             blk_in.npkts ==
+             NpktsW'(ref_dst_end[15:10] - blk_desc_i.dst_addr[15:10]) + NpktsW'(1'b1))
+`endif
   // A block that follows (flagged as it arrived) is one whose lines continue the run's.
   `NI_ASSERT(FollowsIsContiguous, ar_active_q && (n_ar_q != '0) ->
              tab_ar_follows == (ar_line_q + LnW'(ar_left_q) == tab_ar_line))
