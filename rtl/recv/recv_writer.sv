@@ -164,14 +164,17 @@ module recv_writer
   // Strobes of one line of a short write of `len` bytes at `a`: line 0 or 1.
   logic [127:0]  s_strb2;
   logic [1023:0] s_data2;
+  logic [11:0]   s_end;  // one past the last byte, from the first line's start
+  logic          s_two;  // the short write touches two lines
+  // Each lane is compared with the first byte and the end on its own: ((1 << len) - 1)
+  // shifted to the first byte would be a 128-bit carry chain and a barrel shifter.
+  assign s_end = {6'd0, w_addr_q[5:0]} + {1'b0, w_len_q};
+  assign s_two = s_end > 12'd64;
   always_comb begin
-    logic [127:0] m;
-    m       = (128'd1 << w_len_q) - 128'd1;
-    s_strb2 = m << w_addr_q[5:0];
+    for (int unsigned i = 0; i < 128; i++)
+      s_strb2[i] = (i >= 32'(w_addr_q[5:0])) && (i < 32'(s_end));
     s_data2 = {768'd0, s_bytes_q} << {w_addr_q[5:0], 3'b000};
   end
-  logic s_two;  // the short write touches two lines
-  assign s_two = s_strb2[127:64] != '0;
 
   // Strobes of beat j of a data write.
   logic [63:0] d_strb;
@@ -345,6 +348,13 @@ module recv_writer
   `NI_ASSERT_ONEHOT0(OneJob, {job_write_i, job_short_i, job_discard_i})
   `NI_ASSERT(JobWhenIdle, job_write_i || job_short_i || job_discard_i -> pst_q == PIdle)
   `NI_ASSERT(WriteLines, job_write_i -> job_lines_i != '0 && job_lines_i <= 5'd16)
+`ifndef SYNTHESIS
+  // The short write's strobes are those of (1 << len) - 1 shifted to its first byte.
+  logic [127:0] ref_short_mask;
+  assign ref_short_mask = (128'd1 << w_len_q) - 128'd1;
+  `NI_ASSERT(ShortStrobes, s_strb2 == ref_short_mask << w_addr_q[5:0] &&
+                          s_two == (s_strb2[127:64] != '0))
+`endif
   `NI_ASSERT(ShortBytes, job_short_i -> job_len_i != '0 && job_len_i <= 11'd32)
   // AXI: valid held until ready; no burst crosses 4 KiB, none is longer than 16 beats.
   `NI_ASSERT_VALID_HELD(AwHeld, m_axi_awvalid_o, m_axi_awready_i,
