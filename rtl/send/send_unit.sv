@@ -312,8 +312,15 @@ module send_unit
   assign m_axi_arburst_o = 2'b01; // INCR
   assign ar_hs           = m_axi_arvalid_o && m_axi_arready_i;
   logic           ar_active_d;
-  logic [LnW-1:0] ar_line_d;
-  logic [10:0]    ar_left_d;
+  logic [LnW-1:0] ar_line_d, ar_line_sent;
+  logic [10:0]    ar_left_d, ar_left_sent, ar_left_join, ar_left_both;
+  // The run after the burst offered now, after a join, after both: computed whether or not
+  // they happen, and picked by the handshake and the join (so the sums do not wait for them).
+  // At most 15 lines left plus a block's 1025: the run stays below 2048 lines.
+  assign ar_line_sent = ar_line_q + LnW'(ar_n);
+  assign ar_left_sent = ar_left_q - 11'(ar_n);
+  assign ar_left_join = ar_left_q + tab_ar_n;
+  assign ar_left_both = ar_left_join - 11'(ar_n);
   always_comb begin
     ar_active_d = ar_active_q;
     ar_line_d   = ar_line_q;
@@ -323,10 +330,9 @@ module send_unit
       ar_line_d   = tab_ar_line;
       ar_left_d   = tab_ar_n;
     end else if (ar_hs || ar_absorb) begin
-      // at most 15 lines left plus a block's 1025: the run stays below 2048 lines
-      ar_left_d   = ar_left_q - (ar_hs ? 11'(ar_n) : '0) + (ar_absorb ? tab_ar_n : '0);
+      ar_left_d   = ar_hs ? (ar_absorb ? ar_left_both : ar_left_sent) : ar_left_join;
       ar_active_d = ar_left_d != '0;
-      ar_line_d   = ar_line_q + (ar_hs ? LnW'(ar_n) : '0);
+      ar_line_d   = ar_hs ? ar_line_sent : ar_line_q;
     end
   end
 
