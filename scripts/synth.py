@@ -493,7 +493,6 @@ class PortDepths:
 
     def __init__(self, netlist: dict, top: str):
         mod = netlist["modules"][top]
-        self.cells = mod["cells"]
         driver: dict[int, str] = {}
         readers: dict[int, list[str]] = collections.defaultdict(list)
         fanin: dict[str, list[int]] = {}
@@ -559,14 +558,41 @@ class PortDepths:
         d = self.driver.get(b)
         return level.get(d, NEG) if d is not None else (0.0 if b in sources else NEG)
 
-    def from_registers(self) -> dict[str, float]:
-        """Output port -> levels from the registers (0: straight from a flip-flop)."""
+    def outputs_from(self, arrival: dict[str, list[float]]) -> dict[str, list[float]]:
+        """Output port -> levels per bit when each input port's bits arrive at the given
+        levels (registers not counted): the combinational paths through the netlist, bit
+        for bit."""
+        seed: dict[int, float] = {}
+        for port, vals in arrival.items():
+            for b, v in zip(self.ports.get(port, []), vals):
+                if v > seed.get(b, NEG):
+                    seed[b] = v
+        level: dict[str, float] = {}
+        for c in self.order:
+            best = NEG
+            for b in self.fanin[c]:
+                d = self.driver.get(b)
+                v = level[d] if d is not None else seed.get(b, NEG)
+                if v > best:
+                    best = v
+            level[c] = best + self.weight[c] if best > NEG else NEG
+        out = {}
+        for n, bits in self.ports.items():
+            if self.dirs[n] == "output":
+                v = [level.get(self.driver[b], NEG) if b in self.driver else seed.get(b, NEG)
+                     for b in bits]
+                if max(v, default=NEG) > NEG:
+                    out[n] = v
+        return out
+
+    def from_registers(self) -> dict[str, list[float]]:
+        """Output port -> levels from the registers, per bit (0: straight from a flip-flop)."""
         level = self.forward(self.reg_out)
-        return {n: max((self.bit_level(level, b, self.reg_out) for b in bits), default=NEG)
+        return {n: [self.bit_level(level, b, self.reg_out) for b in bits]
                 for n, bits in self.ports.items() if self.dirs[n] == "output"}
 
-    def to_registers(self) -> dict[str, float]:
-        """Input port -> levels to the registers."""
+    def to_registers(self) -> dict[str, list[float]]:
+        """Input port -> levels to the registers, per bit."""
         dep: dict[str, float] = {}
 
         def bit_dep(b: int) -> float:
@@ -577,18 +603,19 @@ class PortDepths:
         for c in reversed(self.order):
             best = max((bit_dep(b) for b in self.fanout[c]), default=NEG)
             dep[c] = best + self.weight[c] if best > NEG else NEG
-        return {n: max((bit_dep(b) for b in bits), default=NEG)
+        return {n: [bit_dep(b) for b in bits]
                 for n, bits in self.ports.items() if self.dirs[n] == "input"}
 
-    def through(self, port: str) -> dict[str, float]:
-        """Output port -> levels from input `port` (combinational paths through the netlist)."""
+    def through(self, port: str) -> dict[str, list[float]]:
+        """Output port -> levels from any bit of input `port`, per output bit (combinational
+        paths through the netlist); only the outputs it reaches."""
         src = set(self.ports[port])
         level = self.forward(src)
         out = {}
         for n, bits in self.ports.items():
             if self.dirs[n] == "output":
-                v = max((self.bit_level(level, b, src) for b in bits), default=NEG)
-                if v > NEG:
+                v = [self.bit_level(level, b, src) for b in bits]
+                if max(v, default=NEG) > NEG:
                     out[n] = v
         return out
 
@@ -607,15 +634,33 @@ def node_connections(files: list[str], incdirs: list[str], top: str = NODE_TOP) 
     comp = d.createCompilation()
     body = comp.getRoot().topInstances[0].body
 
-    def nets(expr) -> set[str]:
-        out: set[str] = set()
+    def nets(expr) -> dict[str, list[int] | None]:
+        """The nets an expression reads: name -> [lo, hi] where it reads only a constant
+        slice of it, None where it reads the whole net."""
+        named: collections.Counter = collections.Counter()
+        sliced: dict[str, list[list[int]]] = collections.defaultdict(list)
 
         def cb(x):
-            if getattr(x, "kind", None) == ast.ExpressionKind.NamedValue:
-                out.add(x.symbol.name)
+            k = getattr(x, "kind", None)
+            if k == ast.ExpressionKind.NamedValue:
+                named[x.symbol.name] += 1
+            elif k in (ast.ExpressionKind.RangeSelect, ast.ExpressionKind.ElementSelect) and \
+                    getattr(x.value, "kind", None) == ast.ExpressionKind.NamedValue:
+                try:
+                    if k == ast.ExpressionKind.RangeSelect:
+                        a, b = int(str(x.left.constant)), int(str(x.right.constant))
+                    else:
+                        a = b = int(str(x.selector.constant))
+                    sliced[x.value.symbol.name].append([min(a, b), max(a, b)])
+                except (TypeError, ValueError, AttributeError):
+                    pass
             return True
         if expr is not None:
             expr.visit(cb)
+        out: dict[str, list[int] | None] = {}
+        for n, c in named.items():
+            r = sliced.get(n, [])
+            out[n] = [min(x[0] for x in r), max(x[1] for x in r)] if r and len(r) == c else None
         return out
 
     children, glue = {}, {}
@@ -625,11 +670,13 @@ def node_connections(files: list[str], incdirs: list[str], top: str = NODE_TOP) 
         if m.kind == ast.SymbolKind.Instance:
             children[m.name] = {"module": m.body.definition.name, "ports": [
                 {"port": pc.port.name, "dir": "output" if pc.port.direction == ast.ArgumentDirection.Out
-                 else "input", "nets": sorted(nets(pc.expression))} for pc in m.portConnections]}
+                 else "input", "nets": sorted(nets(pc.expression)),
+                 "whole": [n for n, r in nets(pc.expression).items() if r is None]}
+                for pc in m.portConnections]}
         elif m.kind == ast.SymbolKind.ContinuousAssign:
             for n in nets(m.assignment.left):
-                glue.setdefault(n, set()).update(nets(m.assignment.right))
-    return {"children": children, "glue": {k: sorted(v) for k, v in glue.items()}, "ports": ports}
+                glue.setdefault(n, {}).update(nets(m.assignment.right))
+    return {"children": children, "glue": glue, "ports": ports}
 
 
 def cross_unit_paths(conn: dict, depths: dict[str, dict]) -> dict:
@@ -647,24 +694,28 @@ def cross_unit_paths(conn: dict, depths: dict[str, dict]) -> dict:
     # (the trace-only ports are left unconnected in synthesis: not part of the boundary)
     top_out = {n for n, d in conn.get("ports", {}).items() if d == "output" and
                not any(fnmatch.fnmatch(n, pat) for pat in NODE_STRIP[NODE_TOP])}
-    # who drives each net: (instance, output port), following ni_node's glue back
-    drivers: dict[str, list[tuple[str, str]]] = collections.defaultdict(list)
+    # who drives each net: (instance, output port, whole net), following ni_node's glue back
+    drivers: dict[str, list[tuple[str, str, bool]]] = collections.defaultdict(list)
     for inst, c in conn["children"].items():
         for p in c["ports"]:
             if p["dir"] == "output":
                 for n in p["nets"]:
-                    drivers[n].append((inst, p["port"]))
+                    drivers[n].append((inst, p["port"], n in p.get("whole", [])))
 
-    def sources(net: str, glue_levels: int, seen: frozenset) -> list[tuple[str, str, int]]:
-        out = [(i, p, glue_levels) for i, p in drivers.get(net, [])]
+    def sources(net: str, glue_levels: int, rng, seen: frozenset) -> list[tuple]:
+        """(instance or NODE_TOP, port, glue levels, bit range of the port or None, whole)."""
+        out = [(i, p, glue_levels, rng, whole and rng is None and glue_levels == 0)
+               for i, p, whole in drivers.get(net, [])]
         if net in top_in:
-            out.append((NODE_TOP, net, glue_levels))
+            out.append((NODE_TOP, net, glue_levels, None, False))
         if net in conn["glue"] and net not in seen:
-            for n in conn["glue"][net]:
-                out += sources(n, glue_levels + 1, seen | {net})
+            for n, r in conn["glue"][net].items():
+                out += sources(n, glue_levels + 1, r, seen | {net})
         return out
 
-    edges = []   # (from (inst, out port), to (inst, in port), glue levels); inst NODE_TOP: a port
+    # edges: (from (inst, out port), to (inst, in port), glue levels, source bit range,
+    # bit for bit: a whole net from an output port straight to an input port)
+    edges = []
     for inst, c in conn["children"].items():
         if inst not in depths:
             continue
@@ -672,37 +723,77 @@ def cross_unit_paths(conn: dict, depths: dict[str, dict]) -> dict:
             if p["dir"] != "input":
                 continue
             for n in p["nets"]:
-                for si, sp, g in sources(n, 0, frozenset()):
+                for si, sp, g, rng, whole in sources(n, 0, None, frozenset()):
                     if si in depths or si == NODE_TOP:
-                        edges.append(((si, sp), (inst, p["port"]), g))
+                        edges.append(((si, sp), (inst, p["port"]), g, rng,
+                                      whole and n in p.get("whole", [])))
     # the node's output ports and the child output ports that drive them (through glue)
-    outs = [(inst, p["port"], n) for inst, c in conn["children"].items() if inst in depths
-            for p in c["ports"] if p["dir"] == "output" for n in p["nets"] if n in top_out]
-    outs += [(si, sp, n) for n in top_out if n in conn["glue"]
-             for si, sp, _ in sources(n, 0, frozenset()) if si in depths]
+    outs = [(inst, p["port"], n, 0, None) for inst, c in conn["children"].items()
+            if inst in depths for p in c["ports"] if p["dir"] == "output" for n in p["nets"]
+            if n in top_out]
+    outs += [(si, sp, n, g, rng) for n in top_out if n in conn["glue"]
+             for si, sp, g, rng, _ in sources(n, 0, None, frozenset()) if si in depths]
+
+    def width(inst: str, port: str, kind: str) -> int:
+        if inst == NODE_TOP:
+            return 1
+        d = depths[inst]["from_registers" if kind == "out" else "to_registers"]
+        return max(1, len(d.get(port, [])))
+
+    def vmax(v: list[float], rng=None) -> float:
+        if rng is not None:
+            v = v[rng[0]:rng[1] + 1]
+        return max(v, default=NEG)
 
     def propagate(start: dict) -> tuple[dict, dict, bool]:
-        """Longest arrival at every port node from `start`, relaxed to a fixed point."""
-        arr = dict(start)
+        """Longest arrival at every bit of every port node from `start`, relaxed to a fixed
+        point; arr[(inst, port, "out"|"in")] is a list of levels, one per bit."""
+        arr = {k: list(v) for k, v in start.items()}
         pred: dict[tuple, tuple | None] = {k: None for k in start}
+
+        def raise_to(k: tuple, vals: list[float], frm: tuple) -> bool:
+            cur = arr.get(k)
+            if cur is None:
+                cur = arr[k] = [NEG] * len(vals)
+            up, old = False, vmax(cur)
+            for j, v in enumerate(vals[:len(cur)]):
+                if v > cur[j]:
+                    cur[j] = v
+                    up = True
+            if up and (vmax(cur) > old or k not in pred):
+                pred[k] = frm
+            return up
         for _ in range(64):
             changed = False
-            for (si, sp), (di, dp), g in edges:
-                a = arr.get((si, sp, "out"), NEG)
-                if a > NEG and a + g > arr.get((di, dp, "in"), NEG):
-                    arr[(di, dp, "in")] = a + g
-                    pred[(di, dp, "in")] = (si, sp, "out")
-                    changed = True
+            for (si, sp), (di, dp), g, rng, bitwise in edges:
+                a = arr.get((si, sp, "out"))
+                if a is None or vmax(a, rng) == NEG:
+                    continue
+                w = width(di, dp, "in")
+                vals = ([x + g for x in a] if bitwise and len(a) == w else [vmax(a, rng) + g] * w)
+                changed |= raise_to((di, dp, "in"), vals, (si, sp, "out"))
             for inst, dd in depths.items():
-                for ip, o_levels in dd.get("through", {}).items():
-                    a = arr.get((inst, ip, "in"), NEG)
-                    if a == NEG:
-                        continue
-                    for o, v in o_levels.items():
-                        if a + v > arr.get((inst, o, "out"), NEG):
-                            arr[(inst, o, "out")] = a + v
-                            pred[(inst, o, "out")] = (inst, ip, "in")
-                            changed = True
+                ins = {ip: arr[(inst, ip, "in")] for ip in dd.get("through", {})
+                       if (inst, ip, "in") in arr and vmax(arr[(inst, ip, "in")]) > NEG}
+                if not ins:
+                    continue
+                # bit for bit through the child's netlist when it is at hand; else from the
+                # deepest bit of each input port (an upper bound)
+                if "netlist" in dd:
+                    got = dd["netlist"].outputs_from(ins)
+                else:
+                    got = {}
+                    for ip, a in ins.items():
+                        for o, v in dd["through"][ip].items():
+                            got[o] = [max(x, vmax(a) + y) for x, y in
+                                      zip(got.get(o, [NEG] * len(v)), v)]
+                for o, v in got.items():
+                    # (for the chain shown: the input port that reaches o deepest)
+                    frm = max((ip for ip in ins if o in dd["through"].get(ip, {})),
+                              key=lambda ip: vmax(ins[ip]) + vmax(dd["through"][ip][o]),
+                              default=None)
+                    if frm is not None:
+                        changed |= raise_to((inst, o, "out"), v, (inst, frm, "in"))
             if not changed:
                 return arr, pred, False
         return arr, pred, True
@@ -719,30 +810,33 @@ def cross_unit_paths(conn: dict, depths: dict[str, dict]) -> dict:
         for (inst, port, kind), a in arr.items():
             if kind != "in" or inst == NODE_TOP:
                 continue
-            dep = depths[inst]["to_registers"].get(port, NEG)
-            if dep == NEG or a == NEG:
+            dep = depths[inst]["to_registers"].get(port, [])
+            best = max(((x + d, x, d) for x, d in zip(a, dep) if x > NEG and d > NEG),
+                       default=None)
+            if best is None:
                 continue
-            ends.append({"levels": int(round(a + dep + 0.49)), "arrival": a, "to_registers": dep,
-                         "ports": chain(pred, (inst, port, "in"))})
+            ends.append({"levels": int(round(best[0] + 0.49)), "arrival": best[1],
+                         "to_registers": best[2], "ports": chain(pred, (inst, port, "in"))})
         return sorted(ends, key=lambda e: -e["levels"])
 
     def to_outputs(arr: dict, pred: dict) -> list[dict]:
         best: dict[str, dict] = {}
-        for inst, port, net in outs:
-            a = arr.get((inst, port, "out"), NEG)
-            if a > NEG and (net not in best or a > best[net]["arrival"]):
-                best[net] = {"levels": int(round(a + 0.49)), "arrival": a,
+        for inst, port, net, g, rng in outs:
+            a = arr.get((inst, port, "out"))
+            v = vmax(a, rng) + g if a is not None else NEG
+            if v > NEG and (net not in best or v > best[net]["arrival"]):
+                best[net] = {"levels": int(round(v + 0.49)), "arrival": v,
                              "ports": chain(pred, (inst, port, "out")) + [f"{NODE_TOP}.{net}"]}
         return sorted(best.values(), key=lambda e: -e["levels"])
 
     # registers of the children -> registers, and -> the node's output ports
     start = {(inst, o, "out"): v for inst, dd in depths.items()
-             for o, v in dd["from_registers"].items() if v > NEG}
+             for o, v in dd["from_registers"].items() if vmax(v) > NEG}
     arr, pred, loop = propagate(start)
     ends = to_registers(arr, pred)
     reg_out = to_outputs(arr, pred)
     # the node's input ports -> registers, and -> its output ports
-    start = {(NODE_TOP, n, "out"): 0.0 for n in top_in if n not in CLOCK_RESET}
+    start = {(NODE_TOP, n, "out"): [0.0] for n in top_in if n not in CLOCK_RESET}
     arr, pred, loop2 = propagate(start)
     in_reg = to_registers(arr, pred)
     in_out = to_outputs(arr, pred)
@@ -845,7 +939,6 @@ def in_context(build: Path, name: str, top: str, port_depths: bool = False,
            "latch_objs": latch_objs, "longest_path": lp, "registers": regs}
     if port_depths:
         pd = PortDepths(netlist, mod)
-        fin = lambda d: {k: v for k, v in sorted(d.items()) if v > NEG}  # noqa: E731
         driven = set()
         if conn and inst in conn["children"]:
             outs = {n for i, c in conn["children"].items() if i != inst
@@ -855,8 +948,8 @@ def in_context(build: Path, name: str, top: str, port_depths: bool = False,
             glued = set(conn["glue"])
             driven = {p["port"] for p in conn["children"][inst]["ports"] if p["dir"] == "input"
                       and any(n in outs or n in glued for n in p["nets"])}
-        out["port_depths"] = {"from_registers": fin(pd.from_registers()),
-                              "to_registers": fin(pd.to_registers()),
+        out["port_depths"] = {"from_registers": pd.from_registers(),
+                              "to_registers": pd.to_registers(), "netlist": pd,
                               "through": {p: pd.through(p) for p in sorted(driven) if p in pd.ports}}
     del netlist
     return out
@@ -1012,7 +1105,10 @@ def node_report(build: Path, insts: list[dict], children: list[dict], tags: dict
         mems, lp = ic["memories"], ic["longest_path"]
         if "port_depths" in ic:
             depths[NODE_UNITS[name]] = ic["port_depths"]
-            t["port_depths"] = {k: ic["port_depths"][k] for k in ("from_registers", "to_registers")}
+            # (per port, the deepest bit; the cross-unit paths use every bit)
+            t["port_depths"] = {k: {p: max(v) for p, v in sorted(ic["port_depths"][k].items())
+                                    if v and max(v) > NEG}
+                                for k in ("from_registers", "to_registers")}
         t["total"] = ic["total"]
         t["memories"] = mems
         t["registers_largest"] = ic["registers"]

@@ -1,0 +1,181 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""The committed synthesis report, synth/report.json (run by `make test` as "synth report").
+
+`make synth` takes about two hours, so `make test` does not run it; this test reads what the
+last run wrote and checks:
+
+  report     it is there, names the RTL commit it synthesized, and that commit is in this
+             checkout's history;
+  checks     no problem in the engine's checks or in any of the node's units' (latches,
+             combinational loops, Yosys `check -assert`, memories that must be RAM);
+  node       ni_node's totals are its children's flattened totals added, its longest
+             register-to-register path is the longest of its children's and of the paths
+             across them, and every path across children adds up (levels to the last input
+             port + levels from there to a register) and runs from an output port of one
+             child to an input port of another that ni_node really connects;
+  depth      no unit's longest register-to-register path is longer than its budget below:
+             the budgets are the depths of the last report, so a change that lengthens a path
+             fails here once the report is re-made; a change that shortens one lowers its
+             budget in the same commit. The goal of issue 27 (12 levels) is printed, not
+             asserted: it is not met yet.
+
+Output: one line per check (PASS or FAIL with the reasons), then `synth report: N passed,
+N failed`. Exit status 1 when a check failed.
+Usage: test_synth_report.py [--report FILE]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+GOAL_LEVELS = 12
+# Longest register-to-register path, levels of logic (synth/report.json): the budget each unit
+# must not exceed. Lower a figure when a report shows a shorter path.
+BUDGET = {
+    "qos_engine (alone)": 30,
+    "qos_engine": 30,
+    "send_unit": 14,
+    "recv_unit": 19,
+    "rsp_tx_arb": 2,
+    "ni_node": 35,
+    "ni_node across children": 35,
+}
+
+
+def lut_ff_bram(t: dict) -> tuple:
+    return (t["lut"], t["lut_as_memory"], t["ff"], float(t["bram_tiles"]))
+
+
+def check_report(r: dict) -> list[str]:
+    p = []
+    for k in ("rtl_commit", "total", "checks", "longest_path", "tops"):
+        if k not in r:
+            p.append(f"no key {k!r}")
+    commit = str(r.get("rtl_commit", "")).split(" ", 1)[0]
+    if not re.fullmatch(r"[0-9a-f]{7,40}", commit):
+        p.append(f"rtl_commit {r.get('rtl_commit')!r} does not start with a commit hash")
+    elif subprocess.run(["git", "cat-file", "-e", commit + "^{commit}"], cwd=ROOT,
+                        stderr=subprocess.DEVNULL).returncode != 0:
+        p.append(f"rtl_commit {commit} is not a commit of this checkout")
+    return p
+
+
+def check_checks(r: dict) -> list[str]:
+    p = [f"qos_engine: {x}" for x in r["checks"].get("problems", [])]
+    if not r["checks"].get("table_memories_in_block_ram"):
+        p.append("qos_engine: a table memory is not in block RAM")
+    for name, t in r["tops"].items():
+        c = t.get("checks", {})
+        p += [f"{name}: {x}" for x in c.get("problems", [])]
+        for k in ("latches", "combinational_loops", "yosys_check_problems"):
+            if c.get(k, 0) != 0:
+                p.append(f"{name}: {k} = {c[k]}")
+    return p
+
+
+def check_node(r: dict) -> list[str]:
+    p = []
+    node = r["tops"].get("ni_node", {})
+    if "children" not in node:
+        return ["ni_node: no hierarchical result (children)"]
+    added = [0, 0, 0, 0.0]
+    for c in node["children"]:
+        t = r["tops"].get(c["module"], {}).get("total")
+        if t is None:
+            p.append(f"ni_node: child {c['instance']} ({c['module']}) has no flattened total")
+            continue
+        if lut_ff_bram(c) != lut_ff_bram(t):
+            p.append(f"ni_node: child {c['instance']}'s figures {lut_ff_bram(c)} are not its "
+                     f"flattened run's {lut_ff_bram(t)}")
+        added = [a + b for a, b in zip(added, lut_ff_bram(t))]
+    if tuple(added) != lut_ff_bram(node["total"]):
+        p.append(f"ni_node: total {lut_ff_bram(node['total'])} is not its children's sum "
+                 f"{tuple(added)}")
+    lp = node["longest_path"]
+    across = lp["across_children"]
+    inside = max(lp["inside_children"].values())
+    if lp["register_to_register"]["levels"] != max(inside, across["levels"]):
+        p.append(f"ni_node: longest path {lp['register_to_register']['levels']} is not the "
+                 f"longest inside a child ({inside}) or across children ({across['levels']})")
+    src = (ROOT / "rtl" / "top" / "ni_node.sv").read_text()
+    insts = {c["instance"] for c in node["children"]}
+    for e in across["by_input_port"]:
+        if e["levels"] != int(round(e["arrival"] + e["to_registers"] + 0.49)):
+            p.append(f"ni_node: path {e['ports']}: {e['arrival']} + {e['to_registers']} is "
+                     f"not {e['levels']}")
+        ports = e["ports"]
+        if len(ports) < 2 or not ports[0].endswith("_o") or not ports[-1].endswith("_i"):
+            p.append(f"ni_node: path {ports} does not run from an output to an input port")
+        for x in ports:
+            inst, port = x.split(".", 1)
+            if inst not in insts or not re.search(rf"\.{re.escape(port)}\s*\(", src):
+                p.append(f"ni_node: path port {x} is not a connected port of ni_node's children")
+    if across["loop_across_children"]:
+        p.append("ni_node: combinational loop across children")
+    return p
+
+
+def depths(r: dict) -> dict[str, int]:
+    d = {"qos_engine (alone)": r["longest_path"]["register_to_register"]["levels"]}
+    for name, t in r["tops"].items():
+        if "longest_path" in t:
+            d[name] = t["longest_path"]["register_to_register"]["levels"]
+    node = r["tops"].get("ni_node", {})
+    if "longest_path" in node:
+        d["ni_node across children"] = node["longest_path"]["across_children"]["levels"]
+    return d
+
+
+def check_depth(r: dict) -> list[str]:
+    d = depths(r)
+    p = [f"{k}: no depth in the report" for k in BUDGET if k not in d]
+    p += [f"{k}: {v} levels, budget {BUDGET[k]}" for k, v in d.items()
+          if k in BUDGET and v > BUDGET[k]]
+    p += [f"{k}: in the report, no budget here (add it)" for k in d if k not in BUDGET]
+    return p
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--report", default=str(ROOT / "synth" / "report.json"))
+    a = ap.parse_args()
+    try:
+        r = json.loads(Path(a.report).read_text())
+    except (OSError, ValueError) as e:
+        print(f"FAIL  report: {a.report}: {e}")
+        print("synth report: 0 passed, 1 failed")
+        return 1
+    passed = failed = 0
+    for name, fn in (("report", check_report), ("checks", check_checks), ("node", check_node),
+                     ("depth", check_depth)):
+        try:
+            problems = fn(r)
+        except (KeyError, TypeError, ValueError) as e:
+            problems = [f"malformed report: {e.__class__.__name__}: {e}"]
+        if problems:
+            failed += 1
+            print(f"FAIL  {name}: {len(problems)} problem(s)")
+            for x in problems:
+                print(f"    {x}")
+        else:
+            passed += 1
+            print(f"PASS  {name}")
+    d = depths(r) if not failed else {}
+    over = {k: v for k, v in d.items() if v > GOAL_LEVELS}
+    if d:
+        print(f"info: issue 27's goal, at most {GOAL_LEVELS} levels register to register: "
+              + ("met" if not over else "not met: " + ", ".join(f"{k} {v}" for k, v in over.items()))
+              + f" (report of RTL {r['rtl_commit'].split(' ', 1)[0]})")
+    print(f"synth report: {passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
