@@ -703,8 +703,9 @@ def synthesis(d) -> str:
                      [f"**{x}**" for x in res_row(dct(node, "total"))] +
                      [f"**{num(get(dct(nlp, 'register_to_register'), 'levels'))}**"])
         for name, (lut, ff, bram, note) in NODE_REFERENCE.items():
-            rows.append([f"{name} ({note})", num(lut), NA, num(ff) if ff is not None else NA,
-                         num(bram, 1) if bram is not None else NA, NA])
+            rows.append([f"{name} ({note})", num(lut), "not given",
+                         num(ff) if ff is not None else "not given",
+                         num(bram, 1) if bram is not None else "not given", "not given"])
         L += table(["", "LUTs", "of them LUTRAM", "FFs", "BRAM tiles",
                     "levels, register to register"], rows, "lrrrrr")
         L += ["", "The reference rows are other designs' figures as their papers give them "
