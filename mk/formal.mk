@@ -4,7 +4,8 @@
 
 .PHONY: formal formal-mutants
 
-## formal: k-induction proofs and covers of sync_fifo, id_fifo, the ID pools and sched_queues
+## formal: k-induction proofs and covers of sync_fifo, id_fifo, the ID pools, sched_queues,
+##         fifo_ram and stat_counters
 ##         (tests/formal/*.sby; PROOFS="name ..." for some; also part of make test)
 formal: | deps
 	$(Q)$(PYTHON) scripts/formal.py -j $(JOBS) $(PROOFS)

@@ -19,14 +19,33 @@ module stat_counters
 
   logic [NumCnt-1:0][63:0] cnt_q;
 
+  // The events come late in the cycle (from the engine's and the node's decisions): both
+  // outcomes are computed from the count alone and the events only pick one, so they do not
+  // start a 64-bit carry chain. One increment of bits 63:1 gives both: count + 2 is it with
+  // bit 0 kept, count + 1 is it with bit 0 cleared when bit 0 was set, else bit 0 set. A
+  // count that would pass 2^64 - 1 stays there: +1 from all ones, +2 from bits 63:1 all ones.
+  // tests/formal/stat_counters.sby proves this equal to the plain saturating add.
+  logic [NumCnt-1:0][63:0] cnt_d;
+  always_comb begin
+    for (int i = 0; i < NumCnt; i++) begin
+      logic [62:0] up;  // bits 63:1 plus one
+      logic [63:0] p1, p2;
+      up = cnt_q[i][63:1] + 63'd1;
+      p2 = {up, cnt_q[i][0]};
+      p1 = cnt_q[i][0] ? {up, 1'b0} : {cnt_q[i][63:1], 1'b1};
+      unique case (inc_i[i])
+        2'd0:    cnt_d[i] = cnt_q[i];
+        2'd1:    cnt_d[i] = (&cnt_q[i]) ? '1 : p1;
+        default: cnt_d[i] = (&cnt_q[i][63:1]) ? '1 : p2;  // 2 (3 never comes: IncAtMostTwo)
+      endcase
+    end
+  end
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       cnt_q <= '0;
     end else begin
-      for (int i = 0; i < NumCnt; i++) begin
-        if (cnt_q[i] > ~64'(inc_i[i])) cnt_q[i] <= '1;  // saturates
-        else                           cnt_q[i] <= cnt_q[i] + 64'(inc_i[i]);
-      end
+      cnt_q <= cnt_d;
     end
   end
 
@@ -35,6 +54,12 @@ module stat_counters
     for (int unsigned i = 0; i < NumCnt; i++) begin
       if (32'(rd_idx_i) == i) rd_val_o = cnt_q[i];
     end
+  end
+
+  // The contract: at most two events a counter a cycle (ICD 8: ni_node's counters of both
+  // networks).
+  for (genvar i = 0; i < NumCnt; i++) begin : gen_contract
+    `NI_ASSERT(IncAtMostTwo, inc_i[i] != 2'd3)
   end
 
   if (NumCnt > 64) begin : gen_bad_num_cnt
