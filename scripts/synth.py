@@ -683,8 +683,12 @@ def cross_unit_paths(conn: dict, depths: dict[str, dict]) -> dict:
     """The node's paths that cross a port of one of its children, composed from the children's
     port depths over ni_node's wiring (ni_node's own glue assignments counted as one level
     each: an upper bound), through children's combinational port-to-port paths where they
-    have them. depths: instance -> {"from_registers", "to_registers", "through": {input port:
-    {output port: levels}}}. Returns:
+    have them, bit for bit: a whole net wired from an output port to an input port pairs
+    each bit's depths, a path through a child propagates every input bit's arrival through
+    its netlist ("netlist": its PortDepths), and a glue assignment takes the deepest of the
+    bits it selects. depths: instance -> {"from_registers", "to_registers": {port: levels
+    per bit}, "through": {input port: {output port: levels per bit}} (the chains shown),
+    "netlist"}. Returns:
       levels, longest, by_input_port   register of a child -> ... -> register of a child;
       boundary                          the node's own ports: from its input ports to
                                         registers, from registers to its output ports, and
