@@ -727,6 +727,14 @@ def synthesis(d) -> str:
         if rows:
             L += table(["ports (output -> input)", "levels to the last input port",
                         "levels from there to a register", "levels"], rows, "lrrr") + [""]
+        fl = dct(node, "flattened")
+        if fl:
+            L += ["The whole node flattened in one run (`--node-flat`): " +
+                  (f"stopped after {minutes(get(fl, 'stopped_after_seconds'))}."
+                   if "stopped_after_seconds" in fl else
+                   f"{num(get(fl, 'total', 'lut'))} LUTs, {num(get(fl, 'total', 'ff'))} FFs, "
+                   f"{num(get(fl, 'longest_path', 'register_to_register', 'levels'))} levels "
+                   "register to register."), ""]
         bd = dct(cross, "boundary")
         if bd:
             ins = list(dct(bd, "input_to_register").items())[:8]
@@ -749,9 +757,9 @@ def synthesis(d) -> str:
         L += ["Each child out of context, hierarchy kept:", ""]
         L += table(["instance", "LUTs", "of them LUTRAM", "FFs", "BRAM tiles"], rows, "lrrrr")
         L += [""]
-    elif node:
+    elif node:  # a child's run missing: what there is, and why
         L += [f"Method: {get(node, 'method', default=NA)}.", "",
-              f"The whole node flattened: {get(node, 'in_context', default=NA)}.", ""]
+              "Not composed: " + ("; ".join(strs(node, "checks", "problems")) or NA) + ".", ""]
         nm = lst(node, "modules")
         rows = [[f"`{m.get('instance')}` (`{m.get('module')}`)"] + res_row(m) for m in nm]
         rows.append(["sum"] + res_row(dct(node, "sum_of_modules_out_of_context")))

@@ -1052,97 +1052,66 @@ def hierarchical_node(params: dict, children: list[dict], node_modules: list, no
 
 def node_report(build: Path, insts: list[dict], children: list[dict], tags: dict,
                 results: dict, failed: list[str], timed_out: list[str], conn: dict) -> dict:
-    """report["tops"]: ni_node, send_unit and recv_unit, each with its totals (flattened, in
-    context), per-module breakdown (out of context), memory mapping, checks and longest path."""
+    """report["tops"]: each child of ni_node (NODE_UNITS) with its totals (flattened on its
+    own), per-module breakdown (out of context), memory mapping, checks, longest path and port
+    depths; and ni_node from them (hierarchical_node), with the whole node flattened in one
+    run beside it when that was tried (--node-flat)."""
     problems: list[str] = []
     node_modules, node_sum = breakdown(children, insts, tags, build, problems)
     tops = {}
     depths: dict[str, dict] = {}
-    for name, prefix in [(m, NODE_UNITS[m] + ".") for m in NODE_UNITS] + [(NODE_TOP, "")]:
+    for name, inst_name in NODE_UNITS.items():
         run = f"flat_{name}"
-        if name == NODE_TOP and run not in results:
-            tops[name] = hierarchical_node(next(i for i in insts if i["parent"] is None)["params"],
-                                           children, node_modules, node_sum, tops, depths,
-                                           conn, [f"Yosys run {n} failed (log: {rel(build / (n + '.log'))})"
-                                                  for n in failed if n.startswith(f"ooc_{NODE_TOP}_")])
-            continue
-        inst = next((i for i in children if i["module"] == name), None)
-        t: dict = {"design": name,
-                   "parameters": (inst["params"] if inst else
-                                  next(i for i in insts if i["parent"] is None)["params"]),
+        inst = next(i for i in children if i["module"] == name)
+        t: dict = {"design": name, "parameters": inst["params"],
                    "stripped_ports": NODE_STRIP.get(name, []),
-                   "method": ("in context: the whole node flattened" if name == NODE_TOP else
-                              f"the unit flattened on its own with the parameters of {NODE_TOP}."
-                              f"{NODE_UNITS[name]}") +
-                             "; stripped_ports: left unconnected at the synthesis top (trace only)"
-                             " and removed; modules: out of context, hierarchy kept"}
+                   "method": f"the unit flattened on its own with the parameters of {NODE_TOP}."
+                             f"{inst_name}; stripped_ports: left unconnected at the synthesis "
+                             "top (trace only) and removed; modules: out of context, hierarchy kept"}
         tp: list[str] = [f"Yosys run {n} failed (log: {rel(build / (n + '.log'))})" for n in failed
-                         if n == run or (name == NODE_TOP and n.startswith(f"ooc_{NODE_TOP}_"))]
-        if name == NODE_TOP:
-            t["modules"] = node_modules
-            t["sum_of_modules_out_of_context"] = node_sum
-        else:
-            row = next((m for m in node_modules if m["module"] == name), None)
-            t["modules"] = ([{"instance": "(the unit itself)", "module": name, **row["self"]}]
-                            if row and "self" in row else []) + \
-                [{**s, "instance": s["instance"].split(".", 1)[1]} for s in (row or {}).get("submodules", [])]
-            t["sum_of_modules_out_of_context"] = {k: v for k, v in row.items() if k not in
-                                                  ("instance", "module", "params", "self",
-                                                   "submodules")} if row else None
-        if run in timed_out:
-            t["method"] = t["method"].replace("in context: the whole node flattened",
-                                              "in context: not available")
-            t["in_context"] = (f"the flattened run was stopped after {results[run][1]:.0f} s "
-                               f"(limit {NODE_FLAT_LIMIT} s): the node is reported by its units "
-                               f"(see {', '.join(NODE_UNITS)}, each flattened on its own with "
-                               f"{NODE_TOP}'s parameters) and by the sum of its modules out of "
-                               "context")
-            t["checks"] = {"problems": tp}
-            tops[name] = t
-            continue
+                         if n == run]
+        row = next((m for m in node_modules if m["module"] == name), None)
+        t["modules"] = ([{"instance": "(the unit itself)", "module": name, **row["self"]}]
+                        if row and "self" in row else []) + \
+            [{**s, "instance": s["instance"].split(".", 1)[1]} for s in (row or {}).get("submodules", [])]
+        t["sum_of_modules_out_of_context"] = {k: v for k, v in row.items() if k not in
+                                              ("instance", "module", "params", "self",
+                                               "submodules")} if row else None
         if run in failed or not (build / f"{run}_stat.json").exists():
             t["checks"] = {"problems": tp or [f"no result for {run}"]}
             tops[name] = t
             continue
-        ic = in_context(build, run, name, port_depths=name != NODE_TOP, conn=conn,
-                        inst=NODE_UNITS.get(name))
+        ic = in_context(build, run, name, port_depths=True, conn=conn, inst=inst_name)
         mems, lp = ic["memories"], ic["longest_path"]
-        if "port_depths" in ic:
-            depths[NODE_UNITS[name]] = ic["port_depths"]
-            # (per port, the deepest bit; the cross-unit paths use every bit)
-            t["port_depths"] = {k: {p: max(v) for p, v in sorted(ic["port_depths"][k].items())
-                                    if v and max(v) > NEG}
-                                for k in ("from_registers", "to_registers")}
+        depths[inst_name] = ic["port_depths"]
+        # (per port, the deepest bit; the cross-unit paths use every bit)
+        t["port_depths"] = {k: {p: max(v) for p, v in sorted(ic["port_depths"][k].items())
+                                if v and max(v) > NEG}
+                            for k in ("from_registers", "to_registers")}
         t["total"] = ic["total"]
         t["memories"] = mems
         t["registers_largest"] = ic["registers"]
         # every dp_ram (the RAM primitive) in RAM; the units' buffers and tables looked up
         by_mem = {mm["memory"]: mm for mm in mems}
-        ram_prims = [i["path"].split(".", 1)[1] if name != NODE_TOP else i["path"]
-                     for i in insts if i["module"] == "dp_ram" and
-                     (name == NODE_TOP or i["path"].startswith(prefix))]
+        ram_prims = [i["path"].split(".", 1)[1] for i in insts
+                     if i["module"] == "dp_ram" and i["path"].startswith(inst_name + ".")]
         for path in ram_prims:
             mm = by_mem.get(path + ".mem_q")
             if mm is None or mm["mapped_to"] not in ("block RAM", "LUTRAM"):
                 tp.append(f"dp_ram {path}.mem_q is not in RAM ({mm['mapped_to'] if mm else 'not found'})")
         wanted = []
-        for unit, items in UNIT_RAMS.items():
-            if name not in (unit, NODE_TOP):
+        for what, obj in UNIT_RAMS.get(name, []):
+            mm = by_mem.get(obj)
+            if mm is not None:
+                wanted.append({"unit": name, "what": what, "object": obj,
+                               "mapped_to": mm["mapped_to"], "in_ram": mm["mapped_to"] in
+                               ("block RAM", "LUTRAM")})
                 continue
-            pre = NODE_UNITS[unit] + "." if name == NODE_TOP else ""
-            for what, obj in items:
-                mm = by_mem.get(pre + obj)
-                if mm is not None:
-                    wanted.append({"unit": unit, "what": what, "object": pre + obj,
-                                   "mapped_to": mm["mapped_to"], "in_ram": mm["mapped_to"] in
-                                   ("block RAM", "LUTRAM")})
-                    continue
-                reg = obj.rsplit(".", 1)[-1]
-                ffs = sum(r["ff"] for r in ic["registers"] if r["register"].split(".")[-1] == reg
-                          and r["register"].startswith(pre))
-                wanted.append({"unit": unit, "what": what, "object": pre + obj, "in_ram": False,
-                               "mapped_to": f"flip-flops: not a memory in the RTL (a register "
-                                            f"array), {ffs} FFs" if ffs else "not found"})
+            reg = obj.rsplit(".", 1)[-1]
+            ffs = sum(r["ff"] for r in ic["registers"] if r["register"].split(".")[-1] == reg)
+            wanted.append({"unit": name, "what": what, "object": obj, "in_ram": False,
+                           "mapped_to": f"flip-flops: not a memory in the RTL (a register "
+                                        f"array), {ffs} FFs" if ffs else "not found"})
         findings = [f"{w['unit']} {w['what']} ({w['object']}) is not in RAM: {w['mapped_to']}"
                     for w in wanted if not w["in_ram"]]
         # A buffer the report cannot find is a stale name in UNIT_RAMS (the RTL moved): the
@@ -1179,11 +1148,23 @@ def node_report(build: Path, insts: list[dict], children: list[dict], tags: dict
             "problems": tp,
         }
         t["longest_path"] = lp
-        t["runtime_seconds"] = {n: round(s, 1) for n, (_, s) in sorted(results.items())
-                                if n == run or (name == NODE_TOP and n.startswith(f"ooc_{NODE_TOP}_"))}
+        t["runtime_seconds"] = {n: round(s, 1) for n, (_, s) in sorted(results.items()) if n == run}
         tops[name] = t
-    if problems:
-        tops[NODE_TOP].setdefault("checks", {}).setdefault("problems", []).extend(problems)
+    node = hierarchical_node(next(i for i in insts if i["parent"] is None)["params"], children,
+                             node_modules, node_sum, tops, depths, conn,
+                             problems + [f"Yosys run {n} failed (log: {rel(build / (n + '.log'))})"
+                                         for n in failed if n.startswith(f"ooc_{NODE_TOP}_")])
+    # the whole node flattened in one run, when it was tried (--node-flat)
+    run = f"flat_{NODE_TOP}"
+    if run in timed_out:
+        node["flattened"] = {"stopped_after_seconds": round(results[run][1], 1)}
+    elif run in failed:
+        node["checks"]["problems"].append(f"Yosys run {run} failed (log: {rel(build / (run + '.log'))})")
+    elif run in results:
+        ic = in_context(build, run, NODE_TOP)
+        node["flattened"] = {"total": ic["total"], "longest_path": ic["longest_path"],
+                             "seconds": round(results[run][1], 1)}
+    tops[NODE_TOP] = node
     return tops
 
 

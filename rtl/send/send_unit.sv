@@ -722,7 +722,7 @@ module send_unit
   // A block that follows (flagged as it arrived) is one whose lines continue the run's.
   `NI_ASSERT(FollowsIsContiguous, ar_active_q && (n_ar_q != '0) ->
              tab_ar_follows == (ar_line_q + LnW'(ar_left_q) == tab_ar_line))
-  // A burst that waits for a join has been offered before: never while ARVALID is up.
+  // An AR offered and not taken is offered again: the hold never withdraws it.
   `NI_ASSERT(HoldNotWhileOffered, ar_wait_q -> m_axi_arvalid_o)
   // Every R beat has its room in the line buffer.
   `NI_ASSERT(RNoOverflow, r_hs -> !lb_full)
