@@ -23,29 +23,25 @@ module stat_counters
   // outcomes are computed from the count alone and the events only pick one, so they do not
   // start a 64-bit carry chain. One increment of bits 63:1 gives both: count + 2 is it with
   // bit 0 kept, count + 1 is it with bit 0 cleared when bit 0 was set, else bit 0 set. A
-  // count that would pass 2^64 - 1 stays there: +1 from all ones, +2 from bits 63:1 all ones.
-  // tests/formal/stat_counters.sby proves this equal to the plain saturating add.
-  logic [NumCnt-1:0][63:0] cnt_d;
-  always_comb begin
-    for (int i = 0; i < NumCnt; i++) begin
-      logic [62:0] up;  // bits 63:1 plus one
-      logic [63:0] p1, p2;
-      up = cnt_q[i][63:1] + 63'd1;
-      p2 = {up, cnt_q[i][0]};
-      p1 = cnt_q[i][0] ? {up, 1'b0} : {cnt_q[i][63:1], 1'b1};
-      unique case (inc_i[i])
-        2'd0:    cnt_d[i] = cnt_q[i];
-        2'd1:    cnt_d[i] = (&cnt_q[i]) ? '1 : p1;
-        default: cnt_d[i] = (&cnt_q[i][63:1]) ? '1 : p2;  // 2 (3 never comes: IncAtMostTwo)
-      endcase
-    end
-  end
-
+  // count that would pass 2^64 - 1 stays there: +1 from all ones, +2 from bits 63:1 all ones
+  // (the one increment written twice below is one adder in synthesis).
+  // tests/formal/stat_counters.sby proves this equal to the plain saturating add. (In the
+  // clocked block: the simulator computes the 30 counts' sums once per clock edge, not at
+  // every change of an event.)
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       cnt_q <= '0;
     end else begin
-      cnt_q <= cnt_d;
+      for (int i = 0; i < NumCnt; i++) begin
+        unique case (inc_i[i])
+          2'd0:    ;
+          2'd1:    cnt_q[i] <= (&cnt_q[i])       ? '1 :
+                               cnt_q[i][0]       ? {cnt_q[i][63:1] + 63'd1, 1'b0} :
+                                                   {cnt_q[i][63:1], 1'b1};
+          default: cnt_q[i] <= (&cnt_q[i][63:1]) ? '1 :  // 2 (never 3: IncAtMostTwo)
+                                                   {cnt_q[i][63:1] + 63'd1, cnt_q[i][0]};
+        endcase
+      end
     end
   end
 

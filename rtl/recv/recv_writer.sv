@@ -166,15 +166,14 @@ module recv_writer
   logic [1023:0] s_data2;
   logic [11:0]   s_end;  // one past the last byte, from the first line's start
   logic          s_two;  // the short write touches two lines
-  // Each lane is compared with the first byte and the end on its own: ((1 << len) - 1)
-  // shifted to the first byte would be a 128-bit carry chain and a barrel shifter.
-  assign s_end = {6'd0, w_addr_q[5:0]} + {1'b0, w_len_q};
-  assign s_two = s_end > 12'd64;
-  always_comb begin
-    for (int unsigned i = 0; i < 128; i++)
-      s_strb2[i] = (i >= 32'(w_addr_q[5:0])) && (i < 32'(s_end));
-    s_data2 = {768'd0, s_bytes_q} << {w_addr_q[5:0], 3'b000};
-  end
+  // The lanes from the first byte (all ones shifted up to it) and below the end (the
+  // complement of all ones shifted up to the end): each lane a compare with the first byte
+  // and the end, where ((1 << len) - 1) shifted to the first byte would be a 128-bit carry
+  // chain and a barrel shifter.
+  assign s_end   = {6'd0, w_addr_q[5:0]} + {1'b0, w_len_q};
+  assign s_two   = s_end > 12'd64;
+  assign s_strb2 = ({128{1'b1}} << w_addr_q[5:0]) & ~({128{1'b1}} << s_end);
+  assign s_data2 = {768'd0, s_bytes_q} << {w_addr_q[5:0], 3'b000};
 
   // Strobes of beat j of a data write.
   logic [63:0] d_strb;
