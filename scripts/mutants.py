@@ -33,8 +33,8 @@ MUTANTS = [
      ".in_i (free),", ".in_i (free & (free - RdChPerPage'(1))),",
      "the allocator skips the lowest-numbered IDLE read channel"),
     ("read-reissue-served-again", "rtl/qos/read_alloc.sv",
-     "match[c] = busy_q[a_page][c] && (page_key[c] == a_key) &&",
-     "match[c] = 1'b0 && (page_key[c] == a_key) &&",
+     "match[c]   = busy_q[a_page][c] && (page_key[c] == a_key);",
+     "match[c]   = 1'b0 && (page_key[c] == a_key);",
      "a re-issue of a request still being served gets a second transfer"),
     ("read-reissue-old-seq", "rtl/qos/read_alloc.sv",
      "assign a_reseq  = a_dup && a_newer &&", "assign a_reseq  = 1'b0 && a_newer &&",
@@ -116,7 +116,10 @@ MUTANTS = [
      "(64'(m2_e_q.retries) < max_retries_i)", "(64'(m2_e_q.retries) <= max_retries_i)",
      "one re-issue more than MaxRetries"),
     ("timeout-early", "rtl/qos/retx_timer.sv",
-     "(age > timeout_i[StampW-1:0])", "(age >= timeout_i[StampW-1:0])",
+     "assign late_blk = ((now_q - stamp_blk) > timeout_i[StampW-1:0]);\n"
+     "  assign late_pkt = ((now_q - stamp_pkt) > timeout_i[StampW-1:0]);",
+     "assign late_blk = ((now_q - stamp_blk) >= timeout_i[StampW-1:0]);\n"
+     "  assign late_pkt = ((now_q - stamp_pkt) >= timeout_i[StampW-1:0]);",
      "a block times out one cycle early"),
     ("timeout-not-first", "rtl/qos/msg_handler.sv",
      "assign rsp_ready_o = init_done_i && !seg_gnt && !tmo_valid_i;",

@@ -88,14 +88,16 @@ module read_alloc
   // =======================================================================================
   // The busy flags are reset registers. A channel's key and seq are written when it is taken
   // (the seq again on a matched re-issue) and read only while it is busy, so they need no
-  // reset and live in distributed RAM with asynchronous reads: the keys in one 16-entry RAM
-  // per channel of a page, indexed by page (stage A reads the 64 keys of its page at once,
-  // the answer the key of its channel), the seqs in one 1,024-entry RAM.
+  // reset and live in distributed RAM with asynchronous reads, in one 16-entry RAM per
+  // channel of a page, indexed by page: stage A reads the 64 keys and seqs of its page at
+  // once (all compared side by side, the matched channel's seq picked by the one-hot match),
+  // the answer the key and seq of its channel.
   logic [NumPages-1:0][RdChPerPage-1:0] busy_q, busy_d;
   rkey_t [RdChPerPage-1:0]              page_key;   // the keys of a_page's channels
   rkey_t [RdChPerPage-1:0]              hpage_key;  // the keys of head_rch's page
   rkey_t                                head_key;   // the key of head_rch
-  seq_t                                 aseq_q [NumRch];
+  seq_t  [RdChPerPage-1:0]              page_seq;   // the seqs of a_page's channels
+  seq_t  [RdChPerPage-1:0]              hpage_seq;  // the seqs of head_rch's page
 
   // =======================================================================================
   // Stage A: the request being decided
@@ -119,24 +121,33 @@ module read_alloc
   logic                        aq_full, aq_valid;
   logic [$clog2(NumRch+3)-1:0] unused_aq_count;
   logic [WchW:0]               aq_head;  // {err, read channel}
-  logic [RdChPerPage-1:0] match, free;
-  logic            match_any, free_any;
+  logic [RdChPerPage-1:0] match, popping, at_head, free;
+  logic            match_raw_any, match_any, free_any;
   logic [RchW-1:0] match_ch, free_ch;
+  seq_t            match_seq;  // the seq of the matched channel
 
+  // At most one busy channel has a key (a request matching one is never allocated another),
+  // so the match is found among the busy channels and the channel answered this cycle is
+  // excluded after, side by side with the search (`MatchExcludesPop`), and the matched
+  // channel's seq is an AND-OR of the page's seqs, not a read at the found channel.
   always_comb begin
+    match_seq = '0;
     for (int unsigned c = 0; c < RdChPerPage; c++) begin
-      match[c] = busy_q[a_page][c] && (page_key[c] == a_key) &&
-                 !(pop && head_rch == {a_page, RchW'(c)});
-      free[c]  = !busy_q[a_page][c];
+      match[c]   = busy_q[a_page][c] && (page_key[c] == a_key);
+      at_head[c] = aq_valid && head_rch == {a_page, RchW'(c)};
+      popping[c] = at_head[c] && drsp_ready_i;
+      free[c]    = !busy_q[a_page][c];
+      match_seq  = match_seq | (page_seq[c] & {SeqW{match[c]}});
     end
   end
 
   // The lowest matching channel wins; the lowest IDLE one is allocated.
   first_set #(.Width(RdChPerPage)) u_match_first (
     .in_i (match),
-    .any_o(match_any),
+    .any_o(match_raw_any),
     .idx_o(match_ch)
   );
+  assign match_any = match_raw_any && !(|(match & popping));
   first_set #(.Width(RdChPerPage)) u_free_first (
     .in_i (free),
     .any_o(free_any),
@@ -150,14 +161,16 @@ module read_alloc
   logic            serve_go;  // the serve happens this cycle: table port free, enqueue slot free
 
   assign a_rch    = {a_page, match_any ? match_ch : free_ch};
-  assign a_xfer   = {a_page, 1'b1, a_rch[RchW-1:0]};
+  // A serve allocates the free channel: what it writes is addressed by free_ch, not a_rch
+  // (the same channel then, `ServeIsFree`), off the match search.
+  assign a_xfer   = {a_page, 1'b1, free_ch};
   assign a_dup    = a_valid_q && match_any;
   assign a_nochan = a_valid_q && !match_any && !free_any;
   assign a_serve  = a_valid_q && !match_any && free_any;
-  assign a_newer  = seq_is_newer(a_q.hdr.seq, aseq_q[a_rch]);
+  assign a_newer  = seq_is_newer(a_q.hdr.seq, match_seq);
   // A newer seq is taken unless the channel's answer is already on drsp (it must hold; the
   // issuer's timeout re-issues again and finds the channel idle).
-  assign a_reseq  = a_dup && a_newer && !(aq_valid && head_rch == a_rch);
+  assign a_reseq  = a_dup && a_newer && !(|(match & at_head));
   assign serve_go = a_serve && !tt_busy_i && (!e_valid_q || enq_ready_i);
   assign a_done   = a_dup || a_nochan || serve_go;
 
@@ -188,7 +201,7 @@ module read_alloc
   assign tt_we_o     = serve_go;
   assign tt_line_o   = a_xfer;
   assign rdn_we_o    = serve_go;
-  assign rdn_waddr_o = a_rch;
+  assign rdn_waddr_o = {a_page, free_ch};
   assign rdn_wdata_o = (a_q.hdr.notify && a_pl.last) ? {a_pl.notify_tag, a_pl.notify_addr} :
                                                        '0;
 
@@ -239,7 +252,7 @@ module read_alloc
   assign pop           = aq_valid && drsp_ready_i;
   assign drsp_valid_o  = aq_valid;
   assign drsp_o.tid    = head_key.tid;
-  assign drsp_o.seq    = aseq_q[head_rch];
+  assign drsp_o.seq    = hpage_seq[head_rch[RchW-1:0]];
   assign drsp_o.nack   = aq_head[WchW];
   assign drsp_node_o   = head_key.src;
 
@@ -248,7 +261,7 @@ module read_alloc
   // =======================================================================================
   always_comb begin
     busy_d = busy_q;
-    if (serve_go) busy_d[a_page][a_rch[RchW-1:0]] = 1'b1;
+    if (serve_go) busy_d[a_page][free_ch] = 1'b1;  // (a serve: a_rch is the free channel)
     if (pop)      busy_d[head_rch[WchW-1:RchW]][head_rch[RchW-1:0]] = 1'b0;
   end
 
@@ -263,17 +276,21 @@ module read_alloc
   // Key and seq RAMs (no reset: see above).
   for (genvar c = 0; c < RdChPerPage; c++) begin : g_key
     rkey_t key_mem_q [NumPages];
+    seq_t  seq_mem_q [NumPages];
     always_ff @(posedge clk_i) begin
-      if (serve_go && int'(a_rch[RchW-1:0]) == c) key_mem_q[a_page] <= a_key;
+      if (serve_go && int'(free_ch) == c) key_mem_q[a_page] <= a_key;
+    end
+    always_ff @(posedge clk_i) begin
+      if ((serve_go && int'(free_ch) == c) || (a_reseq && match[c])) begin
+        seq_mem_q[a_page] <= a_q.hdr.seq;
+      end
     end
     assign page_key[c]  = key_mem_q[a_page];
     assign hpage_key[c] = key_mem_q[head_rch[WchW-1:RchW]];
+    assign page_seq[c]  = seq_mem_q[a_page];
+    assign hpage_seq[c] = seq_mem_q[head_rch[WchW-1:RchW]];
   end
   assign head_key = hpage_key[head_rch[RchW-1:0]];
-
-  always_ff @(posedge clk_i) begin
-    if (serve_go || a_reseq) aseq_q[a_rch] <= a_q.hdr.seq;
-  end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -309,10 +326,14 @@ module read_alloc
   // =======================================================================================
   // A channel is never allocated twice, nor answered while idle; the answers never overflow.
   `NI_ASSERT(AllocIdle, serve_go -> !busy_q[a_page][a_rch[RchW-1:0]])
+  `NI_ASSERT(ServeIsFree, serve_go -> a_rch[RchW-1:0] == free_ch)
   `NI_ASSERT(AnswerBusy, aq_valid -> busy_q[head_rch[WchW-1:RchW]][head_rch[RchW-1:0]])
   `NI_ASSERT(FinBusy, fin_i -> busy_q[fin_rch_i[WchW-1:RchW]][fin_rch_i[RchW-1:0]])
   `NI_ASSERT(AnswersNeverFull, fin_i -> !aq_full)
   `NI_ASSERT_ONEHOT0(OneMatch, match)
+  `NI_ASSERT(MatchExcludesPop, a_valid_q -> (match_any == |(match & ~popping)))
+  `NI_ASSERT(MatchIsChannel, a_dup -> match[a_rch[RchW-1:0]] &&
+                                      (|(match & at_head) == (aq_valid && head_rch == a_rch)))
   `NI_ASSERT_ONEHOT0(OneDecision, {a_dup, a_nochan, a_serve})
   `NI_ASSERT_VALID_HELD(EnqHeld, enq_valid_o, enq_ready_i, {enq_node_o, enq_qid_o})
   `NI_ASSERT_VALID_HELD(DrspHeld, drsp_valid_o, drsp_ready_i, {drsp_o, drsp_node_o})

@@ -127,15 +127,18 @@ module retx_timer
   logic   ev_hs_q;     // it left the engine in that cycle: its issue-cycle read is stale
   logic   ev_seqw_q;   // its seq was written in that cycle
   seq_t   ev_seq_q;
-  stamp_t age;
   seq_t   ev_seq;
+  logic   late_blk, late_pkt, late;
 
   assign ev_seq = ev_seqw_q ? ev_seq_q : seq_copy;
-  assign age    = now_q - (via_pkt_q[ev_tid_q] ? stamp_pkt : stamp_blk);
+  // The entry's age against both of its stamps side by side, the one of the way it left
+  // picked after (the 1,024-way pick of `via_pkt_q` beside the two carry chains, not before).
+  assign late_blk = ((now_q - stamp_blk) > timeout_i[StampW-1:0]);
+  assign late_pkt = ((now_q - stamp_pkt) > timeout_i[StampW-1:0]);
+  assign late     = via_pkt_q[ev_tid_q] ? late_pkt : late_blk;
 
   assign tmo_valid_o = ev_q && scan_on && ptt_valid_i[ev_tid_q] &&
-                       sent_q[ev_tid_q] && !retx_pend_i[ev_tid_q] && !ev_hs_q &&
-                       (age > timeout_i[StampW-1:0]);
+                       sent_q[ev_tid_q] && !retx_pend_i[ev_tid_q] && !ev_hs_q && late;
   assign tmo_tid_o   = ev_tid_q;
   assign tmo_seq_o   = ev_seq;
 
@@ -168,6 +171,8 @@ module retx_timer
   // Assertions
   // =======================================================================================
   `NI_ASSERT(EventIsPending, tmo_valid_o -> ptt_valid_i[tmo_tid_o])
+  `NI_ASSERT(LateIsAge, ev_q -> late == ((now_q - (via_pkt_q[ev_tid_q] ? stamp_pkt : stamp_blk)) >
+                                         timeout_i[StampW-1:0]))
   `NI_ASSERT(BypassLeaves, ptt_we_left_i -> ptt_we_i && blk_hs_i && blk_tid_i == ptt_waddr_i)
 
 endmodule
