@@ -853,9 +853,13 @@ def readme_synthesis(d) -> list[str]:
     levels = [x for x in levels if isinstance(x, (int, float))]
     goal = ("met" if levels and max(levels) <= 12 else
             f"not met yet, {num(max(levels))} at most" if levels else NA)
+    dt = dct(d, "delay_targets_ps")
+    targets = (f"(delay targets: the engine alone at {num(get(dt, 'thesis_comparison'))} ps, the "
+               f"thesis's 150 MHz; ni_node and its units at {num(get(dt, 'node'))} ps, 200 MHz)"
+               if dt else "at a 150 MHz delay target")
     return table(["", "LUTs", "FFs", "BRAM tiles", "longest path, levels (register to register)"],
                  rows, "lrrrr") + [
-        "", f"Yosys + ABC9 for UltraScale+ at a 150 MHz delay target, RTL of commit {commit} "
+        "", f"Yosys + ABC9 for UltraScale+ {targets}, RTL of commit {commit} "
         f"(`make synth` writes `synth/report.json`). The goal of at most 12 levels of logic "
         f"register to register everywhere (200 MHz class): {goal}. The reference rows are the thesis's Table 4.1 (Vivado) and the ExaNeSt "
         "prototype paper's figure for ExaNet's send and receive RDMA engines, other tools and "
