@@ -475,6 +475,15 @@ module transfer_segmenter
     end
   end
 
+  // Which packet stage 2 writes, from what it holds rather than from what it decides (the
+  // decision, `iss`, is the deep end of stage 2): a packet written from a node that is not
+  // the control queue's is its inline packet or read request when the transfer is of that
+  // kind, and otherwise the control packet made with its last block (direct or re-issued);
+  // the control queue's node writes its transfer's control packet (`PktKindEarly`).
+  logic body_inline, body_read;
+  assign body_inline = k_inline && !is_ctrl;
+  assign body_read   = k_read && !is_ctrl;
+
   always_comb begin
     logic [255:0]  raw;
     ctrl_payload_t cp;
@@ -486,7 +495,7 @@ module transfer_segmenter
     pkt_body_o.hdr.pd       = page;
     pkt_body_o.hdr.xfer_id  = s2_node_q;
     pkt_body_o.hdr.dst_addr = w1;
-    if (iss && k_inline) begin
+    if (body_inline) begin
       raw = {w5, w4, w2, w0};
       for (int b = 0; b < 32; b++) begin
         if (32'(b) >= ctrl.size) raw[8*b +: 8] = 8'd0;
@@ -497,7 +506,7 @@ module transfer_segmenter
       pkt_body_o.hdr.len    = ctrl.size[5:0];
       pkt_body_o.hdr.notify = ctrl.notify;
       pkt_body_o.payload    = raw;
-    end else if (iss && k_read) begin
+    end else if (body_read) begin
       rp.local_dst          = {node_id_i, rd_dst[47:0]};  // (w1[63:48] is ignored, ICD 16)
       rp.notify_addr        = (ctrl.notify && is_last) ? w4 : '0;
       rp.notify_tag         = (ctrl.notify && is_last) ? w5 : '0;
@@ -518,8 +527,8 @@ module transfer_segmenter
       cp.size               = ctrl.size;
       cp.total_blocks       = total;
       pkt_body_o.hdr.kind   = PktKindCtrl;
-      pkt_body_o.hdr.tid    = (direct_ctrl || retx_ctrl) ? blk_tid : md.last_tid;
-      pkt_body_o.hdr.seq    = (direct_ctrl || retx_ctrl) ? seq_cur : md.last_seq;
+      pkt_body_o.hdr.tid    = is_ctrl ? md.last_tid : blk_tid;
+      pkt_body_o.hdr.seq    = is_ctrl ? md.last_seq : seq_cur;
       pkt_body_o.hdr.len    = 6'd32;
       pkt_body_o.hdr.notify = 1'b1;
       pkt_body_o.payload    = cp;
@@ -716,6 +725,10 @@ module transfer_segmenter
                                     (ptt_clr_i && ptt_clr_tid_i == ptt_waddr_o))
   `NI_ASSERT(PopOnlyAvailable, tid_pop_o -> tid_count_i != '0)
   // Nothing parks waiting for a resolve unless something of it is in flight.
+  `NI_ASSERT(PktKindEarly, pkt_we_o -> (body_inline == (iss && k_inline)) &&
+                                      (body_read == (iss && k_read)) &&
+                                      (body_inline || body_read ||
+                                       (!is_ctrl == (direct_ctrl || retx_ctrl))))
   `NI_ASSERT(ParkedHasInflight, s2_fire && parks && !act_issue && !s2_retx_q -> inflight != '0)
   `NI_ASSERT(InlineFromTidQueue, s2_valid_q && k_inline && !is_ctrl && !s2_retx_q ->
                               s2_qid_q == qid_t'(QTid))
