@@ -129,6 +129,17 @@ module transfer_segmenter
     return (32'(q) >= 2 + 3 * L) && (32'(q) < 2 + 4 * L);
   endfunction
 
+  // a + b == t without a carry chain: each bit of the sum equals t's exactly when the carry
+  // into it is a ^ b ^ t, and the carry out of a bit that gets that carry is known from the
+  // bit alone (`LastWithoutCarry`).
+  function automatic logic sum_is(cnt_t a, cnt_t b, cnt_t t);
+    cnt_t              need;
+    logic [CntW-2:0]   gen;  // (the carry out of the top bit leaves the count)
+    need = a ^ b ^ t;
+    gen  = (a[CntW-2:0] & b[CntW-2:0]) | ((a[CntW-2:0] ^ b[CntW-2:0]) & ~t[CntW-2:0]);
+    return need == {gen, 1'b0};
+  endfunction
+
   // =======================================================================================
   // Stage 2 registers (declared first: stage 1 looks at them)
   // =======================================================================================
@@ -266,7 +277,15 @@ module transfer_segmenter
   assign inflight = k - (ack_eff.resolved - res_base);
   assign err      = (ack_eff.err_tog != err_base);
   assign is_ctrl  = !s2_retx_q && (s2_qid_q == qid_t'(QCtrl));
-  assign is_last  = (k + cnt_t'(1) == total);
+  assign is_last  = sum_is(k, cnt_t'(1), total);
+
+  // Blocks in flight are at most MaxOutstanding (at most 15, `InflightBounded`), so the low 5
+  // bits of the count are all of it: a 5-bit sum of three terms where the 18-bit count was
+  // two subtractions in a row (`InflightFits`). Only a transfer's own visit (not a re-issue)
+  // looks at it.
+  localparam int unsigned InflW = 5;
+  logic [InflW-1:0] infl;
+  assign infl = k[InflW-1:0] + res_base[InflW-1:0] - ack_eff.resolved[InflW-1:0];
   assign own_qid  = queue_of(ctrl.kind, ctrl.prio, 1'b1, IntraPrios);
 
   // ---- IDs of the block ------------------------------------------------------------------
@@ -339,19 +358,19 @@ module transfer_segmenter
   // its responder writes the notification after that block's bytes, and so after every byte
   // of the read (as the control packet of a write waits for total-1 ACKs).
   logic rd_hold;
-  assign rd_hold     = k_read && ctrl.notify && is_last && (inflight != '0);
+  assign rd_hold     = k_read && ctrl.notify && is_last && (infl != '0);
   assign act_issue   = !s2_retx_q && !is_ctrl && !err && !tid_busy && !rd_hold;
   assign iss         = act_issue || rx_live;
   // A read's notification is written by the responder's transfer (ICD 16): no control packet.
   assign mem_notify  = !k_inline && !k_read && ctrl.notify;
-  assign direct_ctrl = act_issue && !k_inline && is_last && mem_notify && (inflight == '0);
+  assign direct_ctrl = act_issue && !k_inline && is_last && mem_notify && (infl == '0);
   assign retx_ctrl   = rx_live && !k_inline && is_last && mem_notify && md.ctrl_sent;
   assign need_pkt    = (act_ctrl && !err) || (iss && (k_inline || k_read)) || direct_ctrl ||
                        retx_ctrl;
   assign need_blk    = iss && !k_inline && !k_read;
-  assign need_fin    = (act_ctrl || act_err) && (inflight == '0);
+  assign need_fin    = (act_ctrl || act_err) && (infl == '0);
   assign need_enq    = act_issue && !k_inline && !is_last &&
-                       (32'(inflight) + 1 < MaxOutstanding);
+                       (32'(infl) + 1 < MaxOutstanding);
   assign parks       = !need_enq && !need_fin;
 
   always_comb begin
@@ -724,11 +743,13 @@ module transfer_segmenter
   `NI_ASSERT(FreshTidFree, ptt_we_o && !s2_retx_q -> !ptt_valid_i[ptt_waddr_o] ||
                                     (ptt_clr_i && ptt_clr_tid_i == ptt_waddr_o))
   `NI_ASSERT(PopOnlyAvailable, tid_pop_o -> tid_count_i != '0)
-  // Nothing parks waiting for a resolve unless something of it is in flight.
+  `NI_ASSERT(InflightFits, s2_valid_q && !s2_retx_q -> inflight == cnt_t'(infl))
+  `NI_ASSERT(LastWithoutCarry, s2_valid_q -> is_last == (k + cnt_t'(1) == total))
   `NI_ASSERT(PktKindEarly, pkt_we_o -> (body_inline == (iss && k_inline)) &&
                                       (body_read == (iss && k_read)) &&
                                       (body_inline || body_read ||
                                        (!is_ctrl == (direct_ctrl || retx_ctrl))))
+  // Nothing parks waiting for a resolve unless something of it is in flight.
   `NI_ASSERT(ParkedHasInflight, s2_fire && parks && !act_issue && !s2_retx_q -> inflight != '0)
   `NI_ASSERT(InlineFromTidQueue, s2_valid_q && k_inline && !is_ctrl && !s2_retx_q ->
                               s2_qid_q == qid_t'(QTid))
