@@ -461,7 +461,7 @@ package ni_pkg;
 
   typedef logic [31:0][CrcBits-1:0] crc_masks_t;  // [register bit] -> data bits
   typedef logic [31:0][31:0]        crc_mat_t;    // [output bit] -> register bits
-  typedef crc_mat_t [5:0]           crc_back_t;   // B^(2^i), i = 0..5
+  typedef crc_mat_t [7:0]           crc_back_t;   // B^(unit * i), i = 0..7
 
   // One bit into the register, forward.
   function automatic logic [31:0] crc32_step(logic [31:0] c, logic d);
@@ -500,14 +500,14 @@ package ni_pkg;
     return c;
   endfunction
 
-  // B^(2^i) for i = 0..5: column j is register bit j taken back 8 * 2^i zero bits.
-  function automatic crc_back_t crc32_back_mats();
+  // B^(unit * i) for i = 0..7: column j is register bit j taken back unit * i zero bytes.
+  function automatic crc_back_t crc32_back_mats(int unsigned unit);
     crc_back_t   m;
     logic [31:0] v;
-    for (int i = 0; i < 6; i++) begin
+    for (int unsigned i = 0; i < 8; i++) begin
       for (int j = 0; j < 32; j++) begin
         v = 32'd1 << j;
-        for (int n = 0; n < (8 << i); n++) v = crc32_step_back(v);
+        for (int unsigned n = 0; n < 8 * unit * i; n++) v = crc32_step_back(v);
         for (int k = 0; k < 32; k++) m[i][k][j] = v[k];
       end
     end
@@ -516,7 +516,8 @@ package ni_pkg;
 
   localparam crc_masks_t  CrcMasks = crc32_data_masks();
   localparam logic [31:0] CrcInit  = crc32_init_term();
-  localparam crc_back_t   CrcBack  = crc32_back_mats();
+  localparam crc_back_t   CrcBack1 = crc32_back_mats(1);  // 0..7 bytes
+  localparam crc_back_t   CrcBack8 = crc32_back_mats(8);  // 0, 8, .., 56 bytes
 
   // Bytes past the packet's payload: 48 - m = 32 - min(len, 32).
   function automatic logic [5:0] crc32_back_bytes(logic [5:0] len);
@@ -539,18 +540,17 @@ package ni_pkg;
   endfunction
 
   // Second half: take the register back over the zero bytes and apply the final XOR. The
-  // packet queue computes it at its output.
+  // packet queue computes it at its output. Two matrix products, each with its matrix picked
+  // by three bits of the count (its low bits: 0-7 bytes, its high bits: 0, 8, .., 32 bytes),
+  // instead of six conditional products in a row, one per bit.
   function automatic logic [31:0] crc32_finish(logic [31:0] partial, logic [5:0] len);
     logic [5:0]  back;
     logic [31:0] c;
     logic [31:0] r;
     back = crc32_back_bytes(len);
-    c    = partial;
-    for (int i = 0; i < 6; i++) begin
-      for (int k = 0; k < 32; k++) r[k] = ^(CrcBack[i][k] & c);
-      if (back[i]) c = r;
-    end
-    return ~c;
+    for (int k = 0; k < 32; k++) c[k] = ^(CrcBack1[back[2:0]][k] & partial);
+    for (int k = 0; k < 32; k++) r[k] = ^(CrcBack8[back[5:3]][k] & c);
+    return ~r;
   endfunction
 
   // ---------------------------------------------------------------------------------------
