@@ -96,7 +96,7 @@ MUTANTS = [
      "& c);\n    return ~r;", "& c);\n    return r;",
      "CRC-32 without the final XOR"),
     ("crc-odd-length", "rtl/common/ni_pkg.sv",
-     "^(CrcBack1[back[2:0]][k] & partial);", "^(CrcBack1[{back[2:1], 1'b0}][k] & partial);",
+     "^(CrcBack1[back[2:0]][k] & partial);", "^(CrcBack1[back[2:0] - {2'b00, back[0]}][k] & partial);",
      "CRC-32 of a packet whose payload length is odd not taken back its last byte"),
     ("seq-on-ctrl", "rtl/qos/transfer_segmenter.sv",
      ".take_i(s2_fire && iss),", ".take_i(s2_fire && (iss || act_ctrl)),",
