@@ -274,7 +274,7 @@ module transfer_segmenter
   assign k        = s2_retx_q ? s2_rq_q.e.blk : (s2_first_q ? '0 : md.issued);
   assign res_base = s2_first_q ? ack_eff.resolved : md.res_base;
   assign err_base = s2_first_q ? ack_eff.err_tog : md.err_base;
-  assign inflight = k - (ack_eff.resolved - res_base);
+  assign inflight = k - (ack_eff.resolved - res_base);  // (the whole count: for the assertions)
   assign err      = (ack_eff.err_tog != err_base);
   assign is_ctrl  = !s2_retx_q && (s2_qid_q == qid_t'(QCtrl));
   assign is_last  = sum_is(k, cnt_t'(1), total);
