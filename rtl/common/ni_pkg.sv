@@ -296,6 +296,16 @@ package ni_pkg;
   // ---------------------------------------------------------------------------------------
   // Per-transfer metadata, split by writer (docs/design.md section 7)
   // ---------------------------------------------------------------------------------------
+  // A congestion-managed transfer's TIDs (docs/design.md section 20): block k uses slot k mod 4
+  // of its FID (1x) or k mod 16 of its four FIDs (4x); at most one block per slot is in
+  // flight, so one issue toggle and one resolve toggle per slot say whether it is busy.
+  localparam int unsigned TidSlots = 16;
+  typedef logic [TidSlots-1:0] tid_tog_t;
+
+  function automatic logic [3:0] tid_slot(kind_e kind, logic [3:0] k_lo);  // k_lo = k[3:0]
+    return (kind == Kind4x) ? k_lo : {2'b00, k_lo[1:0]};
+  endfunction
+
   // Written by segmenter stage 2, read by stage 1.
   typedef struct packed {
     cnt_t  issued;     // blocks issued so far = index of the next block
@@ -305,6 +315,7 @@ package ni_pkg;
     cnt_t  res_base;   // ack_md.resolved when the first block was issued
     logic  err_base;   // ack_md.err_tog when the first block was issued
     logic  ctrl_sent;  // the control packet has been emitted (a re-issued last block repeats it)
+    tid_tog_t iss_tog; // per TID slot of the transfer: flipped by each block issued in it
   } seg_md_t;
 
   // Written by segmenter stage 2, read by the Message Handler.
@@ -318,6 +329,8 @@ package ni_pkg;
     cnt_t resolved;    // resolves (valid ACKs and NACKs) since power-up, mod 2^CntW
     logic err_tog;     // error when != seg_md.err_base
     logic wake_tog;
+    tid_tog_t res_tog; // per TID slot: flipped by each resolve of a block in it (a congestion-
+                       // managed TID is busy while seg_md.iss_tog and res_tog differ in its slot)
   } ack_md_t;
 
   // Pending Transactions Table entry (RAM part; the valid bits are flip-flops).

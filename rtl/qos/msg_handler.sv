@@ -240,6 +240,9 @@ module msg_handler
   assign ackmd_wdata_o.resolved = resolved_new;
   assign ackmd_wdata_o.err_tog  = err_tog_new;
   assign ackmd_wdata_o.wake_tog = (wake_own || wake_ctrl) ? park_cur.tog : ack_cur.wake_tog;
+  // the resolved block's TID slot is free again (the segmenter's `tid_busy`)
+  assign ackmd_wdata_o.res_tog  = ack_cur.res_tog ^
+                                  (tid_tog_t'(1) << tid_slot(m2_e_q.kind, m2_e_q.blk[3:0]));
 
   assign enq_valid_o = wake_own || wake_ctrl;
   assign enq_qid_o   = wake_ctrl ? qid_t'(QCtrl) : m2_e_q.own_qid;
@@ -268,9 +271,9 @@ module msg_handler
     end
   end
 
-  // The seq was checked in M1.
+  // The seq was checked in M1; of the block index only its TID slot is used.
   logic unused_m2;
-  assign unused_m2 = ^{m2_e_q.seq, m2_e_q.blk};
+  assign unused_m2 = ^{m2_e_q.seq, m2_e_q.blk[CntW-1:4]};
 
   assign finish_o      = m2_fin_q || fin_rsp;
   assign finish_wch_o  = {fin_xfer[XferW-1:ChW], fin_xfer[5:0]};

@@ -315,8 +315,17 @@ module transfer_segmenter
   end
 
   // A congestion-managed TID is busy while its previous block is unresolved (the thesis's
-  // tid_bitmap); a resolve in this very cycle frees it.
-  assign tid_busy = k_cm && ptt_valid_i[blk_tid] && !(ptt_clr_i && ptt_clr_tid_i == blk_tid);
+  // tid_bitmap); a resolve in this very cycle frees it. The PTT's valid bit of the block's
+  // TID says so, but reaching it takes the TID (from the metadata) and a 1,024-way pick: the
+  // transfer's own toggles say the same from the metadata words stage 2 already has, one
+  // issue toggle and one resolve toggle per TID slot (`TidBusyIsPtt`; docs/design.md
+  // section 20). A first visit takes its issue toggles from the resolve toggles: its
+  // transfer's FID is fresh, its TIDs free.
+  logic [3:0] slot;
+  tid_tog_t   iss_base;
+  assign slot     = tid_slot(ctrl.kind, k[3:0]);
+  assign iss_base = s2_first_q ? ack_eff.res_tog : md.iss_tog;
+  assign tid_busy = k_cm && !s2_first_q && (md.iss_tog[slot] != ack_eff.res_tog[slot]);
 
   // ---- what stage 2 does -------------------------------------------------------------------
   logic act_ctrl, act_err, act_issue;
@@ -445,7 +454,9 @@ module transfer_segmenter
     segmd_wdata_o          = md;
     segmd_wdata_o.res_base = res_base;
     segmd_wdata_o.err_base = err_base;
+    segmd_wdata_o.iss_tog  = iss_base;
     if (act_issue) begin
+      segmd_wdata_o.iss_tog[slot] = !iss_base[slot];
       segmd_wdata_o.issued = k + cnt_t'(1);
       segmd_wdata_o.fid    = fid_cur;
       if (s2_first_q) segmd_wdata_o.ctrl_sent = 1'b0;
@@ -740,6 +751,9 @@ module transfer_segmenter
   `NI_ASSERT(CtrlNotFirst, s2_valid_q && is_ctrl -> !s2_first_q)
   `NI_ASSERT(InflightBounded, s2_valid_q && !s2_retx_q -> 32'(inflight) <= MaxOutstanding)
   `NI_ASSERT(BlockInRange, s2_valid_q && act_issue -> k < total)
+  `NI_ASSERT(TidBusyIsPtt, s2_valid_q && !s2_retx_q ->
+                          tid_busy == (k_cm && ptt_valid_i[blk_tid] &&
+                                       !(ptt_clr_i && ptt_clr_tid_i == blk_tid)))
   `NI_ASSERT(FreshTidFree, ptt_we_o && !s2_retx_q -> !ptt_valid_i[ptt_waddr_o] ||
                                     (ptt_clr_i && ptt_clr_tid_i == ptt_waddr_o))
   `NI_ASSERT(PopOnlyAvailable, tid_pop_o -> tid_count_i != '0)
