@@ -39,9 +39,10 @@ constexpr unsigned kContexts = 64;  // recv_unit's RxContexts default
 
 struct Options {
   sim::MemOptions mem;
-  unsigned tx_stall_pct = 0;   // rsp_tx_ready low
-  unsigned eng_stall_pct = 0;  // rsp_ready (the engine) low
-  unsigned gap_pct = 0;        // req_rx_valid low in a cycle
+  unsigned tx_stall_pct = 0;      // rsp_tx_ready low
+  unsigned eng_stall_pct = 0;     // rsp_ready (the engine) low
+  uint64_t eng_refuse_until = 0;  // rsp_ready (the engine) low before this cycle
+  unsigned gap_pct = 0;           // req_rx_valid low in a cycle
   uint64_t rx_idle = 65536;
   uint64_t seed = 1;
 };
@@ -133,6 +134,9 @@ class Bench : public sim::Component {
   uint64_t ctr(unsigned idx) const { return ctr_.at(idx - 16); }
   const std::vector<Rsp>& sent() const { return sent_; }
   const std::vector<Rsp>& to_engine() const { return eng_; }
+  // the cycles of the rsp_rx handshakes and of the engine's takes, in order
+  const std::vector<uint64_t>& rsp_rx_cycles() const { return rsp_rx_at_; }
+  const std::vector<uint64_t>& engine_cycles() const { return eng_at_; }
   std::vector<uint8_t> mem(uint64_t a, std::size_t n) const { return mem_.image().read(a, n); }
   uint64_t cycle() const { return ctrl_.cycle(); }
   const ni::RecvChecker& model() const { return chk_.model(); }
@@ -156,7 +160,8 @@ class Bench : public sim::Component {
     m_.rsp_rx_valid_i = !rsp_in_.empty();
     if (!rsp_in_.empty()) put_wide(m_.rsp_rx_data_i, rsp_in_.front());
     m_.rsp_tx_ready_i = !(opt_.tx_stall_pct && rng_.range(0, 99) < opt_.tx_stall_pct);
-    m_.rsp_ready_i = !(opt_.eng_stall_pct && rng_.range(0, 99) < opt_.eng_stall_pct);
+    m_.rsp_ready_i = !(opt_.eng_stall_pct && rng_.range(0, 99) < opt_.eng_stall_pct) &&
+                     ctrl_.cycle() >= opt_.eng_refuse_until;
   }
 
   void sample(uint64_t) override {
@@ -166,7 +171,10 @@ class Bench : public sim::Component {
         beat_ = 0;
       }
     }
-    if (m_.rsp_rx_valid_i && m_.rsp_rx_ready_o) rsp_in_.pop_front();
+    if (m_.rsp_rx_valid_i && m_.rsp_rx_ready_o) {
+      rsp_in_.pop_front();
+      rsp_rx_at_.push_back(ctrl_.cycle());
+    }
     if (m_.rsp_tx_valid_o && m_.rsp_tx_ready_i) {
       const WireHead h = WireHead::unpack(sim::wide_out(m_.rsp_tx_data_o).get<8>());
       sent_.push_back({h.wire_kind(), h.tid, h.seq, h.dst_node()});
@@ -175,6 +183,7 @@ class Bench : public sim::Component {
       const auto r = ni::ni_pkg::rsp_t::unpack(uint64_t{m_.rsp_o});
       eng_.push_back(
           {r.nack ? WireKind::Nack : WireKind::Ack, uint16_t(r.tid), uint16_t(r.seq), kNode});
+      eng_at_.push_back(ctrl_.cycle());
     }
     // statistics pulses, counters 16..26 (ICD 8)
     ctr_[0] += m_.stat_tx_rsp_o;
@@ -222,6 +231,7 @@ class Bench : public sim::Component {
   std::size_t beat_ = 0;
   std::deque<ni::Bits512> rsp_in_;
   std::vector<Rsp> sent_, eng_;
+  std::vector<uint64_t> rsp_rx_at_, eng_at_;
   std::array<uint64_t, ni::NumNodeStats> ctr_{};
 };
 
@@ -526,6 +536,48 @@ TEST_CASE("recv unit: responses from rsp_rx to the engine", "[recv]") {
   CHECK(b.ctr(ni::kCtrMisroute) == 2);
   CHECK(b.ctr(ni::kCtrRx) == 13);
   CHECK(b.sent().empty());
+}
+
+// The response FIFO (docs/design.md section 15): rsp_rx_ready is a register, a response
+// reaches the engine the cycle after its beat, one a cycle; while the engine refuses, two wait
+// in the FIFO and the third waits on rsp_rx.
+TEST_CASE("recv unit: response FIFO, one response a cycle, two held", "[recv]") {
+  SECTION("the engine takes every cycle") {
+    Bench b(Options{});
+    for (uint16_t i = 0; i < 16; ++i)
+      b.rsp_rx(ni::make_response(WireKind::Ack, i, uint16_t(100 + i), kNode, 2));
+    CHECK(b.run());
+    expect_clean(b);
+    const auto& rx = b.rsp_rx_cycles();
+    const auto& eng = b.engine_cycles();
+    REQUIRE(rx.size() == 16);
+    REQUIRE(eng.size() == 16);
+    for (std::size_t i = 0; i < 16; ++i) {
+      INFO("response " << i);
+      CHECK(rx[i] == rx[0] + i);   // back to back on rsp_rx
+      CHECK(eng[i] == rx[i] + 1);  // at the engine the next cycle
+      CHECK(b.to_engine()[i].seq == 100 + i);
+    }
+  }
+  SECTION("the engine refuses for a while") {
+    Options o;
+    o.eng_refuse_until = 200;
+    Bench b(o);
+    for (uint16_t i = 0; i < 5; ++i)
+      b.rsp_rx(ni::make_response(WireKind::Nack, i, uint16_t(7 + i), kNode, 2));
+    CHECK(b.run());
+    expect_clean(b);
+    const auto& rx = b.rsp_rx_cycles();
+    const auto& eng = b.engine_cycles();
+    REQUIRE(rx.size() == 5);
+    REQUIRE(eng.size() == 5);
+    CHECK(rx[1] < 200);   // two taken into the FIFO
+    CHECK(rx[2] >= 200);  // the third waited on rsp_rx
+    CHECK(eng[0] == 200);
+    for (std::size_t i = 1; i < 5; ++i) CHECK(eng[i] == eng[i - 1] + 1);
+    for (std::size_t i = 0; i < 5; ++i) CHECK(b.to_engine()[i].seq == 7 + i);
+    CHECK(b.ctr(ni::kCtrRx) == 5);
+  }
 }
 
 TEST_CASE("recv unit: random traffic against the model", "[recv][random]") {
