@@ -302,6 +302,18 @@ package ni_pkg;
   localparam int unsigned TidSlots = 16;
   typedef logic [TidSlots-1:0] tid_tog_t;
 
+  // a + b == t (mod 2^CntW) without a carry chain: each bit of the sum equals t's exactly
+  // when the carry into it is a ^ b ^ t, and the carry out of a bit that gets that carry is
+  // known from the bit alone (the segmenter's last-block test, the Message Handler's
+  // completion tests: `LastWithoutCarry`, `ResolvedWithoutCarry`).
+  function automatic logic sum_is(cnt_t a, cnt_t b, cnt_t t);
+    cnt_t            need;
+    logic [CntW-2:0] gen;  // (the carry out of the top bit leaves the count)
+    need = a ^ b ^ t;
+    gen  = (a[CntW-2:0] & b[CntW-2:0]) | ((a[CntW-2:0] ^ b[CntW-2:0]) & ~t[CntW-2:0]);
+    return need == {gen, 1'b0};
+  endfunction
+
   function automatic logic [3:0] tid_slot(kind_e kind, logic [3:0] k_lo);  // k_lo = k[3:0]
     return (kind == Kind4x) ? k_lo : {2'b00, k_lo[1:0]};
   endfunction

@@ -151,6 +151,9 @@ module msg_handler
   fin_t  m2_f_q;
 
   ptt_t  m1_entry;
+  ptt_t  m1_entry_prev;
+  logic  m1_seg_now;
+  logic  m1_seq_ok;
   logic  m1_valid_entry;
   logic  m1_retx_pend;
   logic  m1_accept;
@@ -158,22 +161,29 @@ module msg_handler
 
   // The entry as it is now: the segmenter's write of the previous cycle (the RAM read in M0
   // did not see it) and a re-issue's write of this very cycle (its new seq makes a response
-  // to the old one stale).
+  // to the old one stale). The write of this cycle is decided late in the segmenter's stage
+  // 2, so the seq check is made against both entries side by side and picked by it, and the
+  // metadata reads take the transfer from the earlier entry (a write of this cycle that is
+  // accepted against is a re-issue: same transfer). `M1SeqLate` asserts both.
   always_comb begin
-    m1_entry = ptt_rdata_i;
-    if (segp_we_q && segp_waddr_q == m1_r_q.tid) m1_entry = segp_wdata_q;
-    if (seg_ptt_we_i && seg_ptt_waddr_i == m1_r_q.tid) m1_entry = seg_ptt_wdata_i;
+    m1_entry_prev = ptt_rdata_i;
+    if (segp_we_q && segp_waddr_q == m1_r_q.tid) m1_entry_prev = segp_wdata_q;
+    m1_entry = m1_entry_prev;
+    if (m1_seg_now) m1_entry = seg_ptt_wdata_i;
   end
+  assign m1_seg_now = seg_ptt_we_i && seg_ptt_waddr_i == m1_r_q.tid;
+  assign m1_seq_ok  = m1_seg_now ? (seg_ptt_wdata_i.seq == m1_r_q.seq) :
+                                   (m1_entry_prev.seq == m1_r_q.seq);
 
   assign m1_valid_entry = ptt_valid_q[m1_r_q.tid] && !(m2_res && m2_tid_q == m1_r_q.tid);
   assign m1_retx_pend   = rp_q[m1_r_q.tid] ||
                           (m2_rsp_q && m2_retx && m2_tid_q == m1_r_q.tid);
-  assign m1_accept      = m1_rsp_q && m1_valid_entry && (m1_entry.seq == m1_r_q.seq) &&
+  assign m1_accept      = m1_rsp_q && m1_valid_entry && m1_seq_ok &&
                           !(m1_r_q.nack && m1_retx_pend);
   assign ackmd_re_o     = m1_accept;
-  assign ackmd_raddr_o  = m1_entry.xfer;
+  assign ackmd_raddr_o  = m1_entry_prev.xfer;
   assign park_re_o      = m1_accept;
-  assign park_raddr_o   = m1_entry.xfer;
+  assign park_raddr_o   = m1_entry_prev.xfer;
   assign stat_drop_o    = m1_rsp_q && !m1_tmo_q && !m1_accept;
 
   // =======================================================================================
@@ -195,6 +205,7 @@ module msg_handler
   logic     err_now;
   logic     parked;
   logic     wake_own, wake_ctrl, fin_rsp;
+  logic     last_res, next_last_res;  // this resolve completes the transfer / is one short
 
   assign x = m2_e_q.xfer;
 
@@ -214,6 +225,10 @@ module msg_handler
   assign rq_o.e    = m2_e_q;
 
   assign resolved_new = ack_cur.resolved + cnt_t'(1);
+  // The completion tests from the stored count, without the increment's carry chain in
+  // front of the compare (`ResolvedWithoutCarry`).
+  assign last_res      = sum_is(ack_cur.resolved, cnt_t'(1), m2_e_q.target);
+  assign next_last_res = sum_is(ack_cur.resolved, cnt_t'(2), m2_e_q.target);
   assign err_tog_new  = m2_nack_q ? !m2_e_q.err_base : ack_cur.err_tog;
   assign err_now      = (err_tog_new != m2_e_q.err_base);
   assign parked       = (park_cur.tog != ack_cur.wake_tog);
@@ -226,10 +241,10 @@ module msg_handler
       unique case (park_cur.reason)
         ParkMore: wake_own = 1'b1;
         ParkNeedCtrl: begin
-          if (err_now)                                      fin_rsp   = (resolved_new == m2_e_q.target);
-          else if (resolved_new + cnt_t'(1) == m2_e_q.target) wake_ctrl = 1'b1;
+          if (err_now)            fin_rsp   = last_res;
+          else if (next_last_res) wake_ctrl = 1'b1;
         end
-        ParkWait: fin_rsp = (resolved_new == m2_e_q.target);
+        ParkWait: fin_rsp = last_res;
         default: ;
       endcase
     end
@@ -378,6 +393,10 @@ module msg_handler
   `NI_ASSERT(RetxOnlyPending, seg_retx_i -> seg_ptt_we_i && seg_ptt_waddr_i == seg_retx_tid_i &&
                                          ptt_valid_q[seg_retx_tid_i] && rp_q[seg_retx_tid_i] &&
                                          !(m2_res && m2_tid_q == seg_retx_tid_i))
+  `NI_ASSERT(ResolvedWithoutCarry, m2_rsp_q -> (last_res == (resolved_new == m2_e_q.target)) &&
+                                   (next_last_res == (resolved_new + cnt_t'(1) == m2_e_q.target)))
+  `NI_ASSERT(M1SeqLate, (m1_seq_ok == (m1_entry.seq == m1_r_q.seq)) &&
+                       (m1_accept -> m1_entry_prev.xfer == m1_entry.xfer))
   `NI_ASSERT(NoRequestTwice, rq_push_o -> !rp_q[m2_tid_q])
   `NI_ASSERT(TmoAccepted, tmo_valid_i -> !rsp_ready_o && !seg_gnt)
   `NI_ASSERT(NoFinishTwice, m2_fin_q -> !fin_rsp)

@@ -129,17 +129,6 @@ module transfer_segmenter
     return (32'(q) >= 2 + 3 * L) && (32'(q) < 2 + 4 * L);
   endfunction
 
-  // a + b == t without a carry chain: each bit of the sum equals t's exactly when the carry
-  // into it is a ^ b ^ t, and the carry out of a bit that gets that carry is known from the
-  // bit alone (`LastWithoutCarry`).
-  function automatic logic sum_is(cnt_t a, cnt_t b, cnt_t t);
-    cnt_t              need;
-    logic [CntW-2:0]   gen;  // (the carry out of the top bit leaves the count)
-    need = a ^ b ^ t;
-    gen  = (a[CntW-2:0] & b[CntW-2:0]) | ((a[CntW-2:0] ^ b[CntW-2:0]) & ~t[CntW-2:0]);
-    return need == {gen, 1'b0};
-  endfunction
-
   // =======================================================================================
   // Stage 2 registers (declared first: stage 1 looks at them)
   // =======================================================================================
