@@ -423,6 +423,29 @@ def main():
         s.ev(5210 + 2 * i, "read", addr=hx(3 << 16 | i << 4), expect=hx(v), expect_resp="OKAY")
     scs.append(s)
 
+    # ---- retransmission: a stale response meets its block's re-issue (design.md 8.1, 9) -------
+    s = Sc("retx_reissue_meets_ack",
+           "A NACK re-issues a block four cycles later; an ACK to the block's old seq follows the "
+           "NACK by 2, 3 or 4 cycles (three TID-only transfers, TIDs 0-2). 2 cycles: the ACK is "
+           "checked before the re-issue is written, resolves the block and cancels the request "
+           "(nothing more leaves). 3 cycles: the Message Handler checks it in the very cycle "
+           "the segmenter writes the re-issue (TID 1, seq 2, retx): the new seq makes it stale, "
+           "dropped. 4 cycles: checked against the re-issue written the cycle before: dropped. "
+           "The ACKs to the re-issues' seqs complete the transfers. Counters 7 (dropped "
+           "responses) and 8 (re-issues) read 2.",
+           config=SCRIPT)
+    for i, (d, seq0) in enumerate(((2, 0), (3, 1), (4, 3))):
+        base = 300 * i
+        s.desc(INIT + 4 + base, 12, i, "tid", 100, src=0x1000 * i, dst=0x000A_0002_0000_0000 + 0x1000 * i)
+        s.ev(600 + base, "ack", tid=i, seq=seq0, nack=True)
+        s.ev(600 + base + d, "ack", tid=i, seq=seq0, nack=False)
+        if i:
+            s.ev(700 + base, "ack", tid=i, seq=seq0 + 1, nack=False)
+        s.status(750 + base, 12, i, DONE)
+    for i in (7, 8):
+        s.ev(1400 + 2 * i, "read", addr=hx(3 << 16 | i << 4), expect="0x2", expect_resp="OKAY")
+    scs.append(s)
+
     for sc in scs:
         sc.save()
         print(f"wrote vectors/{sc.name}.json ({len(sc.events)} events)")
