@@ -84,7 +84,8 @@ module transfer_segmenter
   input  fid_t                 fid4_head_i,
   input  logic [Fid4CntW-1:0]  fid4_count_i,
   output logic                 fid4_pop_o,
-  // Pending Transactions Table
+  // Pending Transactions Table (the valid bits only for the assertions: `tid_busy` comes from
+  // the transfer's toggles, TidBusyIsPtt)
   input  logic [NumTids-1:0]   ptt_valid_i,
   input  logic                 ptt_clr_i,      // the handler invalidates an entry this cycle
   input  tid_t                 ptt_clr_tid_i,

@@ -541,41 +541,40 @@ TEST_CASE("recv unit: responses from rsp_rx to the engine", "[recv]") {
 // The response FIFO (docs/design.md section 15): rsp_rx_ready is a register, a response
 // reaches the engine the cycle after its beat, one a cycle; while the engine refuses, two wait
 // in the FIFO and the third waits on rsp_rx.
+// Offers n responses (TIDs 0.., seqs seq0..) back to back on rsp_rx and runs until all reached
+// the engine, in order.
+void offer_responses(Bench& b, uint16_t n, WireKind k, uint16_t seq0) {
+  for (uint16_t i = 0; i < n; ++i) b.rsp_rx(ni::make_response(k, i, uint16_t(seq0 + i), kNode, 2));
+  CHECK(b.run());
+  expect_clean(b);
+  REQUIRE(b.rsp_rx_cycles().size() == n);
+  REQUIRE(b.engine_cycles().size() == n);
+  for (uint16_t i = 0; i < n; ++i) CHECK(b.to_engine()[i].seq == seq0 + i);
+}
+
 TEST_CASE("recv unit: response FIFO, one response a cycle, two held", "[recv]") {
   SECTION("the engine takes every cycle") {
     Bench b(Options{});
-    for (uint16_t i = 0; i < 16; ++i)
-      b.rsp_rx(ni::make_response(WireKind::Ack, i, uint16_t(100 + i), kNode, 2));
-    CHECK(b.run());
-    expect_clean(b);
+    offer_responses(b, 16, WireKind::Ack, 100);
     const auto& rx = b.rsp_rx_cycles();
     const auto& eng = b.engine_cycles();
-    REQUIRE(rx.size() == 16);
-    REQUIRE(eng.size() == 16);
     for (std::size_t i = 0; i < 16; ++i) {
       INFO("response " << i);
       CHECK(rx[i] == rx[0] + i);   // back to back on rsp_rx
       CHECK(eng[i] == rx[i] + 1);  // at the engine the next cycle
-      CHECK(b.to_engine()[i].seq == 100 + i);
     }
   }
   SECTION("the engine refuses for a while") {
     Options o;
     o.eng_refuse_until = 200;
     Bench b(o);
-    for (uint16_t i = 0; i < 5; ++i)
-      b.rsp_rx(ni::make_response(WireKind::Nack, i, uint16_t(7 + i), kNode, 2));
-    CHECK(b.run());
-    expect_clean(b);
+    offer_responses(b, 5, WireKind::Nack, 7);
     const auto& rx = b.rsp_rx_cycles();
     const auto& eng = b.engine_cycles();
-    REQUIRE(rx.size() == 5);
-    REQUIRE(eng.size() == 5);
     CHECK(rx[1] < 200);   // two taken into the FIFO
     CHECK(rx[2] >= 200);  // the third waited on rsp_rx
     CHECK(eng[0] == 200);
     for (std::size_t i = 1; i < 5; ++i) CHECK(eng[i] == eng[i - 1] + 1);
-    for (std::size_t i = 0; i < 5; ++i) CHECK(b.to_engine()[i].seq == 7 + i);
     CHECK(b.ctr(ni::kCtrRx) == 5);
   }
 }
