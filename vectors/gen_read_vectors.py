@@ -13,6 +13,9 @@ status registers read in it hold the values given here (from the ICD's rules, no
   ni_read_reissue      a network duplicate (same seq) of a request being served is matched
                        and dropped (28); a re-issue (newer seq) of it is matched (28) and
                        answered with the newer seq
+  ni_read_burst        three issuers' requests reach one responder back to back while its CPU
+                       writes descriptors: requests wait behind stage A in its skid, served
+                       transfers wait in both enqueue entries; all served, every read DONE
   ni_read_error_nack   the responder's transfer ends ERROR (its data corrupted twice, MaxRetries
                        1): NACK to the issuer, which re-issues the request; then DONE
 
@@ -73,6 +76,7 @@ class Sc:
 
 
 DONE = 2
+AT0 = 815
 
 
 def edges():
@@ -178,7 +182,37 @@ def error_nack():
     s.save()
 
 
+def burst():
+    s = Sc("ni_read_burst",
+           "RDMA Read (ICD 16), 4 nodes, network latency 300: nodes 0, 2 and 3 each issue 16 "
+           "one-block reads of node 1 on page 0 in the same cycles, so their requests reach "
+           "node 1 back to back, while node 1's CPU writes 24 write descriptors (the Transfer "
+           "Table port and the scheduling queues' enqueue are taken): requests wait behind "
+           "stage A in its skid and served transfers wait in both entries of the enqueue "
+           "FIFO. Every read is DONE, node 1 served 48 requests (29), none dropped or matched.",
+           {"nodes": 4, "network": {"latency": [300, 300]},
+            "retx": {"timeout": 0, "max_retries": 3, "rx_idle": 150000}})
+    for i in range(16):
+        for n, base in ((0, 0x100000), (2, 0x200000), (3, 0x300000)):
+            s.read_desc(i * 4, n, 0, i, 1, base + i * 0x1000, HI + 0x400000 + i * 0x1000, 64)
+    for i in range(24):
+        s.ev(at=AT0 + i * 2, node=1, op="descriptor", page=1, channel=i, kind="tid",
+             src=hx(0x800000 + i * 0x1000), dst=hx(HI + 0x600000 + i * 0x10000 + 0xFFC0), size=256,
+             prio=0, expect_resp="OKAY")
+    end = 30000
+    for n in (0, 2, 3):
+        for i in range(16):
+            s.expect_status(end, n, 0, i, DONE)
+    for i in range(24):
+        s.expect_status(end, 1, 1, i, DONE)
+    s.expect_stat(end, 1, 29, 48)
+    s.expect_stat(end, 1, 27, 0)
+    s.expect_stat(end, 1, 28, 0)
+    s.save()
+
+
 def main():
+    burst()
     edges()
     no_channel()
     reissue()

@@ -67,7 +67,7 @@ void ReadAllocModel::serve(uint64_t c, const Req& r, unsigned ch) {
   X.own_qid = queue_index(d.kind, d.prio, true, L);
   X.live_cycle = c;
   X.where = Where::Queued;
-  e_ = Enq{3, queue_index(d.kind, d.prio, false, L), x};
+  e_.push_back(Enq{3, queue_index(d.kind, d.prio, false, L), x});
   Chan& k = ch_[rch_of(page, ch)];
   k.busy = true;
   ++nbusy_;
@@ -79,17 +79,18 @@ void ReadAllocModel::serve(uint64_t c, const Req& r, unsigned ch) {
 
 void ReadAllocModel::cycle(uint64_t c) {
   const CycleTaps& t = st_.taps;
-  // The served transfer's enqueue: source 3 is granted when no other source asks.
-  if (t.rd_enq_req != e_.has_value()) {
+  // The oldest served transfer's enqueue: source 3 is granted when no other source asks.
+  if (t.rd_enq_req != !e_.empty()) {
     st_.fail(c, std::string("read-channel allocator ") +
                     (t.rd_enq_req ? "requests an enqueue, none expected"
                                   : "requests no enqueue, one expected"));
   }
-  granted_ = e_ && st_.exp_enq.empty() && !t.axi_enq_req;
-  refused_ = e_ && !granted_;
+  e_full_ = e_.size() == kEnqEntries;  // a serve needs a free entry at the cycle's start
+  granted_ = !e_.empty() && st_.exp_enq.empty() && !t.axi_enq_req;
+  refused_ = !e_.empty() && !granted_;
   if (granted_) {
-    st_.exp_enq.push_back(*e_);
-    e_.reset();  // (a serve in this cycle may take the slot again)
+    st_.exp_enq.push_back(e_.front());
+    e_.pop_front();
   }
 
   // The response offered: the oldest finished channel's, with the seq it answers now.
@@ -168,7 +169,7 @@ void ReadAllocModel::cycle(uint64_t c) {
       } else if (dn.action == Action::Drop) {
         ++st_.rd_ctr[0];
       } else {
-        if (e_) st_.fail(c, "read request served while the enqueue slot is taken");
+        if (e_full_) st_.fail(c, "read request served while both enqueue entries are taken");
         serve(c, r, *free);
         ++st_.rd_ctr[2];
       }
@@ -201,13 +202,25 @@ void ReadAllocModel::cycle(uint64_t c) {
 }
 
 void ReadAllocModel::end_cycle(uint64_t c) {
+  // The skid's request enters stage A the cycle after the one there is decided; the port is
+  // refused while the skid is full (rreq_ready_o is its empty flag).
+  const bool skid_full = skid_.has_value();
+  if (!a_ && skid_) {
+    a_ = *skid_;
+    a_->since = c + 1;
+    skid_.reset();
+  }
   if (in_) {
-    if (a_) st_.fail(c, "read request taken while stage A holds another");
+    if (skid_full) st_.fail(c, "read request taken while stage A's skid holds another");
     Req r;
     r.h = WireHead::unpack(*in_);
     r.pl = ReadReqPayload::unpack(r.h.payload);
     r.since = c + 1;
-    a_ = r;
+    if (!a_) {
+      a_ = r;
+    } else {
+      skid_ = r;
+    }
   }
   in_.reset();
   drsp_.reset();

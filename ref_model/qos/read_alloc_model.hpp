@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Golden model of the read-channel allocator (ICD 16, rtl/qos/read_alloc.sv, docs/design.md
-// section 19): the read channels 64..127 of each page, the request held in stage A, the
-// served transfer waiting for its enqueue (source 3) and the answers of finished channels.
+// section 19): the read channels 64..127 of each page, the request held in stage A (and the
+// one behind it in the skid), the served transfers waiting for their enqueue (source 3, two
+// entries) and the answers of finished channels.
 //
 // The DUT's timing choices are taken from its trace (when a serve happens: the Transfer
 // Table port and the enqueue slot decide), everything else is predicted and checked: a
@@ -51,7 +52,7 @@ class ReadAllocModel {
   // After the enqueue check: the enqueue, the starvation count, the request taken this cycle.
   void end_cycle(uint64_t c);
 
-  bool quiescent() const { return !a_ && !e_ && answers_.empty(); }
+  bool quiescent() const { return !a_ && !skid_ && e_.empty() && answers_.empty(); }
   bool refused() const { return refused_; }  // its enqueue request was refused this cycle
   void on_decision(DecisionHook h) { hook_ = std::move(h); }
   unsigned busy_channels() const { return nbusy_; }
@@ -89,8 +90,11 @@ class ReadAllocModel {
 
   EngineState& st_;
   std::array<Chan, NumPages * RdChPerPage> ch_{};
-  std::optional<Req> a_;        // stage A
-  std::optional<Enq> e_;        // the served transfer's enqueue, from the next cycle
+  std::optional<Req> a_;     // stage A
+  std::optional<Req> skid_;  // a request taken while stage A held another
+  static constexpr size_t kEnqEntries = 2;
+  std::deque<Enq> e_;           // served transfers waiting for their enqueue (stage E)
+  bool e_full_ = false;         // stage E was full at the start of this cycle
   std::deque<Answer> answers_;  // finished channels, in order
   std::optional<Bits512> in_;   // the request taken this cycle (stage A next cycle)
   std::optional<Drsp> drsp_;    // the response offered this cycle

@@ -12,7 +12,13 @@
 //     transfer, written through Transfer Table port 0 in a cycle the AXI slave leaves it free
 //     (the CPU's descriptor writes go first), its notification address and tag into the read
 //     channels' notification RAM, and the transfer is enqueued (scheduling-queue source 3) in
-//     the next cycle or later, as a new transfer of its kind and prio.
+//     the next cycle or later, as a new transfer of its kind and prio. Served transfers
+//     wait for their enqueue in a two-entry FIFO (stage E): a serve needs a free entry at
+//     the start of the cycle, not this cycle's enqueue grant.
+// A request taken while stage A holds another waits in a one-entry skid register and enters
+// stage A the cycle after the other is decided, as it would have from the port:
+// `rreq_ready_o` is the skid's empty flag, a register, not the decision (which ends late in
+// the cycle).
 // When the Message Handler finishes a read channel's transfer, the channel's index enters the
 // answer FIFO; at its head the channel's deferred response — ACK (DONE) or NACK (ERROR) for
 // (tid, seq) to src_node — is offered on drsp, and the channel returns to IDLE when it is
@@ -104,6 +110,10 @@ module read_alloc
   // =======================================================================================
   logic          a_valid_q;
   wire_head_t    a_q;
+  logic          s_valid_q;  // the skid: a request taken while stage A decides another
+  wire_head_t    s_q;
+  logic          take;       // a request is taken from the port this cycle
+  logic          a_load;     // stage A takes the skid's or the port's request
   rreq_payload_t a_pl;
   logic [PageW-1:0] a_page;
   rkey_t         a_key;
@@ -157,8 +167,8 @@ module read_alloc
   logic            a_serve, a_dup, a_nochan, a_newer, a_reseq;
   logic [WchW-1:0] a_rch;
   xfer_t           a_xfer;
-  logic            e_valid_q;
-  logic            serve_go;  // the serve happens this cycle: table port free, enqueue slot free
+  logic            e_full;    // stage E holds two served transfers
+  logic            serve_go;  // the serve happens this cycle: table port free, an entry free
 
   assign a_rch    = {a_page, match_any ? match_ch : free_ch};
   // A serve allocates the free channel: what it writes is addressed by free_ch, not a_rch
@@ -171,10 +181,12 @@ module read_alloc
   // A newer seq is taken unless the channel's answer is already on drsp (it must hold; the
   // issuer's timeout re-issues again and finds the channel idle).
   assign a_reseq  = a_dup && a_newer && !(|(match & at_head));
-  assign serve_go = a_serve && !tt_busy_i && (!e_valid_q || enq_ready_i);
+  assign serve_go = a_serve && !tt_busy_i && !e_full;
   assign a_done   = a_dup || a_nochan || serve_go;
 
-  assign rreq_ready_o = !a_valid_q || a_done;
+  assign rreq_ready_o = !s_valid_q;
+  assign take         = rreq_valid_i && rreq_ready_o;
+  assign a_load       = !a_valid_q || a_done;
 
   // ---- the transfer written into the channel (ICD 16): one block, a write back ------------
   always_comb begin
@@ -206,28 +218,32 @@ module read_alloc
                                                        '0;
 
   // =======================================================================================
-  // Stage E: the served transfer's enqueue
+  // Stage E: the served transfers waiting for their enqueue, in serve order
   // =======================================================================================
-  xfer_t e_node_q;
-  qid_t  e_qid_q;
+  // Two entries, so a serve waits on the FIFO's registered count, not on the scheduling
+  // queues' grant of this cycle (which ends late: every source's request decides it): a
+  // served transfer refused this cycle does not hold the next serve back.
+  logic                                  e_empty;
+  logic [1:0]                            unused_e_count;
+  logic [$bits(qid_t)+$bits(xfer_t)-1:0] e_head;
 
-  assign enq_valid_o = e_valid_q;
-  assign enq_node_o  = e_node_q;
-  assign enq_qid_o   = e_qid_q;
+  sync_fifo #(
+    .Depth(2),
+    .Width($bits(qid_t) + $bits(xfer_t))
+  ) u_enq_fifo (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .push_i     (serve_go),
+    .push_data_i({queue_of(KindTid, a_pl.prio, 1'b0, IntraPrios), a_xfer}),
+    .pop_i      (enq_valid_o && enq_ready_i),
+    .head_o     (e_head),
+    .empty_o    (e_empty),
+    .full_o     (e_full),
+    .count_o    (unused_e_count)
+  );
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      e_valid_q <= 1'b0;
-      e_node_q  <= '0;
-      e_qid_q   <= '0;
-    end else if (serve_go) begin
-      e_valid_q <= 1'b1;
-      e_node_q  <= a_xfer;
-      e_qid_q   <= queue_of(KindTid, a_pl.prio, 1'b0, IntraPrios);
-    end else if (enq_ready_i) begin
-      e_valid_q <= 1'b0;
-    end
-  end
+  assign enq_valid_o             = !e_empty;
+  assign {enq_qid_o, enq_node_o} = e_head;
 
   // =======================================================================================
   // Answers: finished channels in order, each answered once
@@ -296,12 +312,18 @@ module read_alloc
     if (!rst_ni) begin
       a_valid_q <= 1'b0;
       a_q       <= '0;
+      s_valid_q <= 1'b0;
+      s_q       <= '0;
     end else begin
-      if (rreq_valid_i && rreq_ready_o) begin
-        a_valid_q <= 1'b1;
-        a_q       <= rreq_i;
-      end else if (a_done) begin
-        a_valid_q <= 1'b0;
+      // (a full skid refuses the port: a load takes the skid, the port waits)
+      if (a_load) begin
+        a_valid_q <= s_valid_q || take;
+        if (s_valid_q)  a_q <= s_q;
+        else if (take)  a_q <= rreq_i;
+        s_valid_q <= 1'b0;
+      end else if (take) begin
+        s_valid_q <= 1'b1;
+        s_q       <= rreq_i;
       end
     end
   end
@@ -317,7 +339,7 @@ module read_alloc
   logic unused_a;
   logic unused_key;  // (the response goes to src with tid: the check is only matched)
   assign unused_key = ^{head_key.blk};
-  assign unused_a = ^{a_q.rsvd, a_q.xfer_id, a_q.hcrc, a_q.hdr.rsvd, a_q.hdr.npkts, a_pl.kind,
+  assign unused_a = ^{unused_e_count, a_q.rsvd, a_q.xfer_id, a_q.hcrc, a_q.hdr.rsvd, a_q.hdr.npkts, a_pl.kind,
                       a_q.hdr.retx, a_q.hdr.last, a_q.hdr.len, a_q.hdr.kind,
                       a_q.hdr.dst_addr[63:48], a_pl.rsvd, unused_aq_count};
 
@@ -325,6 +347,8 @@ module read_alloc
   // Assertions
   // =======================================================================================
   // A channel is never allocated twice, nor answered while idle; the answers never overflow.
+  // The skid holds a request only behind one in stage A.
+  `NI_ASSERT(SkidBehindA, s_valid_q -> a_valid_q)
   `NI_ASSERT(AllocIdle, serve_go -> !busy_q[a_page][a_rch[RchW-1:0]])
   `NI_ASSERT(ServeIsFree, serve_go -> a_rch[RchW-1:0] == free_ch)
   `NI_ASSERT(AnswerBusy, aq_valid -> busy_q[head_rch[WchW-1:RchW]][head_rch[RchW-1:0]])
