@@ -22,6 +22,11 @@ void MsgHandlerModel::finish(unsigned x, bool err, uint64_t c) {
 }
 
 void MsgHandlerModel::m2(uint64_t c) {
+  // M3: last cycle's wake is enqueued now, ahead of every other source.
+  if (m3_) {
+    st_.exp_enq.push_back(*m3_);
+    m3_.reset();
+  }
   if (!m2_) return;
   const M2 m = *m2_;
   m2_.reset();
@@ -53,7 +58,7 @@ void MsgHandlerModel::m2(uint64_t c) {
   switch (X.park) {
     case Park::More:
       st_.observe_mh(c, Mh::WakeMore, x);
-      st_.exp_enq.push_back(Enq{0, X.own_qid, x});
+      m3_ = Enq{0, X.own_qid, x};
       X.where = Where::Queued;
       break;
     case Park::NeedCtrl:
@@ -62,7 +67,7 @@ void MsgHandlerModel::m2(uint64_t c) {
         if (X.resolved == X.total) finish(x, true, c);
       } else if (X.resolved + 1 == X.total) {
         st_.observe_mh(c, Mh::WakeCtrl, x);
-        st_.exp_enq.push_back(Enq{0, 0, x});
+        m3_ = Enq{0, 0, x};
         X.where = Where::Queued;
       } else {
         st_.observe_mh(c, Mh::NeedCtrlWait, x);

@@ -2,7 +2,8 @@
 // The Message Handler (docs/design.md section 9), pipelined like the RTL: M0 arbitrates
 // between a network response and the segmenter's finish FIFO (adaptive arbiter), M1 checks a
 // response against the Pending Transactions Table, M2 resolves it (returns the TID, wakes a
-// parked transfer, or finishes it) or finishes a transfer for the segmenter. A timeout event
+// parked transfer, or finishes it) or finishes a transfer for the segmenter; a wake is
+// enqueued from a register in the next cycle (M3). A timeout event
 // of the timeout FSM (EngineState::tmo) takes M0 ahead of both and travels as a NACK; a NACK
 // or timeout with retries left requests a re-issue instead of resolving (design.md 8.1).
 #pragma once
@@ -30,7 +31,7 @@ class MsgHandlerModel {
   // The segmenter re-issues TID `tid` in this cycle with seq `seq` (M1 sees the new seq).
   using RetxNow = std::function<std::optional<unsigned>(unsigned tid)>;
   void on_retx_now(RetxNow f) { retx_now_ = std::move(f); }
-  bool idle() const { return !m1_ && !m2_; }
+  bool idle() const { return !m1_ && !m2_ && !m3_; }
 
   using FinishHook = std::function<void(unsigned xfer, Status st, uint64_t cycle)>;
   void on_finish(FinishHook h) { finish_hook_ = std::move(h); }
@@ -59,6 +60,7 @@ class MsgHandlerModel {
   std::vector<RspIn> rsp_;
   std::optional<M1> m1_;
   std::optional<M2> m2_;
+  std::optional<Enq> m3_;     // a wake decided in M2, enqueued in the next cycle
   bool arb_last_mh_ = false;  // md_arbiter: the handler was served last
   FinishHook finish_hook_;
   RetxNow retx_now_;

@@ -11,7 +11,8 @@
 //     one reads the ACK and park metadata of its transfer.
 // M2: a NACK or timeout with retries left requests a re-issue (section 8.1 of
 //     docs/design.md); anything else resolves the block: count the resolve, return the TID,
-//     wake or finish the transfer.
+//     wake or finish the transfer. A wake is enqueued from a register in the next cycle (M3),
+//     so the scheduling queues and the other sources' grants do not wait on M2's decision.
 // The handler never stalls: its enqueue has the top priority and it alone returns IDs.
 `default_nettype none
 `include "ni_assert.svh"
@@ -259,9 +260,16 @@ module msg_handler
   assign ackmd_wdata_o.res_tog  = ack_cur.res_tog ^
                                   (tid_tog_t'(1) << tid_slot(m2_e_q.kind, m2_e_q.blk[3:0]));
 
-  assign enq_valid_o = wake_own || wake_ctrl;
-  assign enq_qid_o   = wake_ctrl ? qid_t'(QCtrl) : m2_e_q.own_qid;
-  assign enq_node_o  = x;
+  // M3: the wake decided in M2 is enqueued in the next cycle (top priority, always granted).
+  // The transfer is neither parked nor queued for that cycle: a resolve of another of its
+  // blocks finds it not parked (its wake toggle was written in M2) and leaves it to the
+  // segmenter, as for a queued transfer.
+  logic  m3_enq_q;
+  qid_t  m3_qid_q;
+  xfer_t m3_node_q;
+  assign enq_valid_o = m3_enq_q;
+  assign enq_qid_o   = m3_qid_q;
+  assign enq_node_o  = m3_node_q;
 
   assign tid_push_o    = m2_res && (m2_e_q.kind == KindTid || m2_e_q.kind == KindInline);
   assign tid_push_id_o = m2_tid_q;
@@ -354,6 +362,9 @@ module msg_handler
       parkp_we_q    <= 1'b0;
       parkp_waddr_q <= '0;
       parkp_wdata_q <= '0;
+      m3_enq_q      <= 1'b0;
+      m3_qid_q      <= '0;
+      m3_node_q     <= '0;
     end else begin
       ptt_valid_q   <= ptt_valid_d;
       rp_q          <= rp_d;
@@ -378,6 +389,9 @@ module msg_handler
       parkp_we_q    <= seg_park_we_i;
       parkp_waddr_q <= seg_park_waddr_i;
       parkp_wdata_q <= seg_park_wdata_i;
+      m3_enq_q      <= wake_own || wake_ctrl;
+      m3_qid_q      <= wake_ctrl ? qid_t'(QCtrl) : m2_e_q.own_qid;
+      m3_node_q     <= x;
     end
   end
 
@@ -387,7 +401,7 @@ module msg_handler
   `NI_ASSERT(EnqAlwaysGranted, enq_valid_o -> enq_ready_i)
   `NI_ASSERT(NoReadyBeforeInit, !init_done_i -> !rsp_ready_o)
   `NI_ASSERT(OneEventPerCycle, !(m1_rsp_q && m1_fin_q))
-  `NI_ASSERT(NoWakeAndFinish, !(enq_valid_o && finish_o))
+  `NI_ASSERT(NoWakeAndFinish, !((wake_own || wake_ctrl) && finish_o))
   `NI_ASSERT(SetOnlyFreeEntry, seg_ptt_we_i && !seg_retx_i -> !ptt_valid_q[seg_ptt_waddr_i] ||
                                             (m2_res && m2_tid_q == seg_ptt_waddr_i))
   `NI_ASSERT(RetxOnlyPending, seg_retx_i -> seg_ptt_we_i && seg_ptt_waddr_i == seg_retx_tid_i &&
