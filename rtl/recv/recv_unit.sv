@@ -84,7 +84,7 @@ module recv_unit
   output logic                stat_ack_o,          // 23
   output logic                stat_nack_o,         // 24
   output logic                stat_notify_o,       // 25
-  output logic                stat_reclaim_o,      // 26
+  output logic                stat_reclaim_o,      // 26 (registered: a cycle after the free)
   output logic                stat_tx_rsp_o,       // 16: a response left on rsp_tx
   // busy: a context is live, a packet buffered or a write outstanding
   output logic                busy_o
@@ -334,7 +334,15 @@ module recv_unit
     .busy_o         (wr_busy)
   );
 
-  assign stat_reclaim_o = reclaim;
+  // The reclaim is decided at the end of the cycle (the table's "may go" waits on this cycle's
+  // decision): its event reaches the counter a cycle later, from a register. Idle reclaims
+  // are not visible at any port and their counter's expected value is a window.
+  logic reclaim_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) reclaim_q <= 1'b0;
+    else         reclaim_q <= reclaim;
+  end
+  assign stat_reclaim_o = reclaim_q;
   assign busy_o         = ing_busy || ctx_busy || proc_busy || wr_busy;
 
 endmodule
