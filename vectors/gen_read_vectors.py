@@ -76,7 +76,6 @@ class Sc:
 
 
 DONE = 2
-AT0 = 815
 
 
 def edges():
@@ -186,8 +185,9 @@ def burst():
     s = Sc("ni_read_burst",
            "RDMA Read (ICD 16), 4 nodes, network latency 300: nodes 0, 2 and 3 each issue 16 "
            "one-block reads of node 1 on page 0 in the same cycles, so their requests reach "
-           "node 1 back to back, while node 1's CPU writes 24 write descriptors (the Transfer "
-           "Table port and the scheduling queues' enqueue are taken): requests wait behind "
+           "node 1 back to back, while node 1's CPU writes 24 two-block write transfers (the "
+           "Transfer Table port is taken, and their re-enqueues take the scheduling queues' "
+           "grant): requests wait behind "
            "stage A in its skid and served transfers wait in both entries of the enqueue "
            "FIFO. Every read is DONE, node 1 served 48 requests (29), none dropped or matched.",
            {"nodes": 4, "network": {"latency": [300, 300]},
@@ -195,8 +195,12 @@ def burst():
     for i in range(16):
         for n, base in ((0, 0x100000), (2, 0x200000), (3, 0x300000)):
             s.read_desc(i * 4, n, 0, i, 1, base + i * 0x1000, HI + 0x400000 + i * 0x1000, 64)
+    # node 1's CPU starts as the first requests arrive: they leave their issuers at about cycle
+    # 520 (after the ID FIFOs' initialisation) and take 300 cycles; each transfer's destination
+    # crosses a 64 KiB boundary, so it is two blocks and the segmenter re-enqueues it once.
+    at0 = 815
     for i in range(24):
-        s.ev(at=AT0 + i * 2, node=1, op="descriptor", page=1, channel=i, kind="tid",
+        s.ev(at=at0 + i * 2, node=1, op="descriptor", page=1, channel=i, kind="tid",
              src=hx(0x800000 + i * 0x1000), dst=hx(HI + 0x600000 + i * 0x10000 + 0xFFC0), size=256,
              prio=0, expect_resp="OKAY")
     end = 30000
