@@ -5,11 +5,11 @@
 // entries) and the answers of finished channels.
 //
 // The DUT's timing choices are taken from its trace (when a serve happens: the Transfer
-// Table port and the enqueue slot decide), everything else is predicted and checked: a
-// re-issue or a drop is decided in the request's first cycle in stage A; the action and the
-// channel (the lowest-numbered IDLE one of the page, or the busy one whose key matches); the
-// one-block write transfer a serve installs; the enqueue into its kind's and prio's queue;
-// and each deferred response (tid, seq, ACK/NACK, node) in finish order.
+// Table port and a free entry of the enqueue FIFO decide), everything else is predicted and
+// checked: a re-issue or a drop is decided in the request's first cycle in stage A; the
+// action and the channel (the lowest-numbered IDLE one of the page, or the busy one whose key
+// matches); the one-block write transfer a serve installs; the enqueue into its kind's and
+// prio's queue; and each deferred response (tid, seq, ACK/NACK, node) in finish order.
 #pragma once
 
 #include <array>
