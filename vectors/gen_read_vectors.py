@@ -187,9 +187,9 @@ def burst():
            "one-block reads of node 1 on page 0 in the same cycles, so their requests reach "
            "node 1 back to back, while node 1's CPU writes 24 two-block write transfers (the "
            "Transfer Table port is taken, and their re-enqueues take the scheduling queues' "
-           "grant): requests wait behind "
-           "stage A in its skid and served transfers wait in both entries of the enqueue "
-           "FIFO. Every read is DONE, node 1 served 48 requests (29), none dropped or matched.",
+           "grant): requests wait behind stage A in its skid and served transfers wait in both "
+           "entries of the enqueue FIFO. Every read is DONE, node 1 served 48 requests (29), "
+           "none dropped or matched.",
            {"nodes": 4, "network": {"latency": [300, 300]},
             "retx": {"timeout": 0, "max_retries": 3, "rx_idle": 150000}})
     for i in range(16):
@@ -201,8 +201,8 @@ def burst():
     at0 = 815
     for i in range(24):
         s.ev(at=at0 + i * 2, node=1, op="descriptor", page=1, channel=i, kind="tid",
-             src=hx(0x800000 + i * 0x1000), dst=hx(HI + 0x600000 + i * 0x10000 + 0xFFC0), size=256,
-             prio=0, expect_resp="OKAY")
+             src=hx(0x800000 + i * 0x1000), dst=hx(HI + 0x600000 + i * 0x10000 + 0xFFC0),
+             size=256, prio=0, expect_resp="OKAY")
     end = 30000
     for n in (0, 2, 3):
         for i in range(16):

@@ -3,8 +3,8 @@
 // The storage is an array written in one always_ff and read asynchronously (distributed RAM
 // on an FPGA): the AW, B and finish FIFOs of the engine and, through id_fifo, its three ID
 // FIFOs (512, 64 and 16 entries); the read allocator's enqueue FIFO; the receive unit's
-// response FIFO. A pop of an empty FIFO
-// or a push into a full one without a simultaneous pop is an error (asserted).
+// response FIFO. A pop of an empty FIFO or a push into a full one without a simultaneous pop
+// is an error (asserted).
 `default_nettype none
 `include "ni_assert.svh"
 

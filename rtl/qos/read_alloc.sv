@@ -339,9 +339,9 @@ module read_alloc
   logic unused_a;
   logic unused_key;  // (the response goes to src with tid: the check is only matched)
   assign unused_key = ^{head_key.blk};
-  assign unused_a = ^{unused_e_count, a_q.rsvd, a_q.xfer_id, a_q.hcrc, a_q.hdr.rsvd, a_q.hdr.npkts, a_pl.kind,
+  assign unused_a = ^{a_q.rsvd, a_q.xfer_id, a_q.hcrc, a_q.hdr.rsvd, a_q.hdr.npkts, a_pl.kind,
                       a_q.hdr.retx, a_q.hdr.last, a_q.hdr.len, a_q.hdr.kind,
-                      a_q.hdr.dst_addr[63:48], a_pl.rsvd, unused_aq_count};
+                      a_q.hdr.dst_addr[63:48], a_pl.rsvd, unused_aq_count, unused_e_count};
 
   // =======================================================================================
   // Assertions
