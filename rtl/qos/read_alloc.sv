@@ -99,7 +99,7 @@ module read_alloc
   // once (all compared side by side, the matched channel's seq picked by the one-hot match),
   // the answer the key and seq of its channel.
   logic [NumPages-1:0][RdChPerPage-1:0] busy_q, busy_d;
-  rkey_t [RdChPerPage-1:0]              page_key;   // the keys of a_page's channels
+  rkey_t [RdChPerPage-1:0]              npage_key;  // the keys of n_page's channels
   rkey_t [RdChPerPage-1:0]              hpage_key;  // the keys of head_rch's page
   rkey_t                                head_key;   // the key of head_rch
   seq_t  [RdChPerPage-1:0]              page_seq;   // the seqs of a_page's channels
@@ -118,11 +118,23 @@ module read_alloc
   logic [PageW-1:0] a_page;
   rkey_t         a_key;
   logic          a_done;  // stage A decides this cycle (and empties)
+  // The request stage A loads (the skid's, else the port's) and its key
+  wire_head_t    n_q;
+  logic [47:0]   n_local_dst;
+  logic [PageW-1:0] n_page;
+  rkey_t         n_key;
+  // Stage A's key compared with its page's channels' keys, a cycle ahead
+  logic [RdChPerPage-1:0] keq_q, keq_d;
 
   assign a_pl   = rreq_payload_t'(a_q.payload);
   assign a_page = a_q.hdr.pd;
   assign a_key  = '{src: a_q.src_node, tid: a_q.hdr.tid,
                    blk: blk_check(a_q.hdr.dst_addr[47:0], a_pl.local_dst[47:0])};
+  assign n_q    = s_valid_q ? s_q : rreq_i;
+  assign n_local_dst = n_q.payload[47:0];  // rreq_payload_t's local_dst[47:0]
+  assign n_page = n_q.hdr.pd;
+  assign n_key  = '{src: n_q.src_node, tid: n_q.hdr.tid,
+                   blk: blk_check(n_q.hdr.dst_addr[47:0], n_local_dst)};
 
   // The channel whose response leaves this cycle is IDLE from the next: a request is not
   // matched to it (it would miss its answer), nor allocated to it in this cycle.
@@ -143,7 +155,7 @@ module read_alloc
   always_comb begin
     match_seq = '0;
     for (int unsigned c = 0; c < RdChPerPage; c++) begin
-      match[c]   = busy_q[a_page][c] && (page_key[c] == a_key);
+      match[c]   = busy_q[a_page][c] && keq_q[c];
       at_head[c] = aq_valid && head_rch == {a_page, RchW'(c)};
       popping[c] = at_head[c] && drsp_ready_i;
       free[c]    = !busy_q[a_page][c];
@@ -187,6 +199,19 @@ module read_alloc
   assign rreq_ready_o = !s_valid_q;
   assign take         = rreq_valid_i && rreq_ready_o;
   assign a_load       = !a_valid_q || a_done;
+
+  // The key compare of a request is made as it enters stage A, against the keys of its page
+  // then: the keys change only by a serve (the request in stage A, which then loads the next),
+  // so the compare holds while the request waits. A serve in the cycle of the load writes
+  // stage A's key into the free channel: the request loaded compares with that key
+  // (`KeyCompareAhead` asserts the result equals the compare with the keys of the decision's
+  // cycle).
+  always_comb begin
+    for (int unsigned c = 0; c < RdChPerPage; c++) begin
+      if (serve_go && free_ch == RchW'(c) && n_page == a_page) keq_d[c] = (a_key == n_key);
+      else                                                    keq_d[c] = (npage_key[c] == n_key);
+    end
+  end
 
   // ---- the transfer written into the channel (ICD 16): one block, a write back ------------
   always_comb begin
@@ -301,7 +326,7 @@ module read_alloc
         seq_mem_q[a_page] <= a_q.hdr.seq;
       end
     end
-    assign page_key[c]  = key_mem_q[a_page];
+    assign npage_key[c] = key_mem_q[n_page];
     assign hpage_key[c] = key_mem_q[head_rch[WchW-1:RchW]];
     assign page_seq[c]  = seq_mem_q[a_page];
     assign hpage_seq[c] = seq_mem_q[head_rch[WchW-1:RchW]];
@@ -314,12 +339,15 @@ module read_alloc
       a_q       <= '0;
       s_valid_q <= 1'b0;
       s_q       <= '0;
+      keq_q     <= '0;
     end else begin
       // (a full skid refuses the port: a load takes the skid, the port waits)
       if (a_load) begin
         a_valid_q <= s_valid_q || take;
-        if (s_valid_q)  a_q <= s_q;
-        else if (take)  a_q <= rreq_i;
+        if (s_valid_q || take) begin
+          a_q   <= n_q;
+          keq_q <= keq_d;
+        end
         s_valid_q <= 1'b0;
       end else if (take) begin
         s_valid_q <= 1'b1;
@@ -355,6 +383,14 @@ module read_alloc
   `NI_ASSERT(FinBusy, fin_i -> busy_q[fin_rch_i[WchW-1:RchW]][fin_rch_i[RchW-1:0]])
   `NI_ASSERT(AnswersNeverFull, fin_i -> !aq_full)
   `NI_ASSERT_ONEHOT0(OneMatch, match)
+`ifndef SYNTHESIS
+  // The compare made a cycle ahead is the compare with the keys of this cycle.
+  logic [RdChPerPage-1:0] page_eq;
+  for (genvar c = 0; c < RdChPerPage; c++) begin : g_page_eq
+    assign page_eq[c] = g_key[c].key_mem_q[a_page] == a_key;
+  end
+  `NI_ASSERT(KeyCompareAhead, a_valid_q -> keq_q == page_eq)
+`endif
   `NI_ASSERT(MatchExcludesPop, a_valid_q -> (match_any == |(match & ~popping)))
   `NI_ASSERT(MatchIsChannel, a_dup -> match[a_rch[RchW-1:0]] &&
                                       (|(match & at_head) == (aq_valid && head_rch == a_rch)))
