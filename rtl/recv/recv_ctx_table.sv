@@ -29,9 +29,11 @@ module recv_ctx_table
   input  logic            clk_i,
   input  logic            rst_ni,
   // the descriptor at the head of the ingress FIFO: its key is looked up every cycle
+  input  logic            desc_valid_i,
   input  recv_desc_t      desc_i,
+  input  logic            desc_pop_i,   // ... and leaves the FIFO this cycle
   // what the decision on its packet (data or control) needs
-  output logic            lk_rdy_o,     // its context's word is read (or it has none)
+  output logic            lk_rdy_o,     // its lookup and its context's word are read
   output logic            lk_full_o,    // no context of its key and none free (counter 20)
   output logic            lk_stale_o,   // its context has a newer seq (21)
   output logic            lk_dup_o,     // same seq, its slot or control packet is there (21)
@@ -98,26 +100,65 @@ module recv_ctx_table
   // =======================================================================================
   // Lookup of the head descriptor's key, and the lowest marked context
   // =======================================================================================
-  logic                  lk_hit, lk_free_any;
-  logic [CtxW-1:0]       lk_idx, lk_free;
-  logic [RxContexts-1:0] lk_match;  // contexts holding the head's key: at most one
+  // The lookup is made every cycle on the head and the table as they are (lkn_*) and
+  // registered (lk_*): the decision on the head packet uses the registered lookup, once it
+  // is of this head and this table, a cycle after the head arrived and after each change of
+  // the contexts' keys and valid bits (a take, a free, a reclaim). The key compare and the
+  // lowest free context are then off the decision's path; the context's RAM word is read
+  // at the lookup of the cycle before, as before. The decision waits for that cycle only
+  // when the writer is idle then: after a packet that writes lines it is not.
+  logic                  lkn_hit, lkn_free_any;
+  logic [CtxW-1:0]       lkn_idx, lkn_free;
+  logic [RxContexts-1:0] lkn_match;  // contexts holding the head's key: at most one
   // At most one context matches (asserted below: OneContextPerKey), so the hit's index is
   // the OR of the matching contexts' indices: no priority between them to resolve.
   always_comb begin
-    lk_idx = '0;
+    lkn_idx = '0;
     for (int unsigned i = 0; i < RxContexts; i++) begin
-      lk_match[i] = cv_q[i] && csrc_q[i] == desc_i.src && ctid_q[i] == desc_i.hdr.tid;
-      lk_idx      = lk_idx | (lk_match[i] ? CtxW'(i) : '0);
+      lkn_match[i] = cv_q[i] && csrc_q[i] == desc_i.src && ctid_q[i] == desc_i.hdr.tid;
+      lkn_idx      = lkn_idx | (lkn_match[i] ? CtxW'(i) : '0);
     end
-    lk_hit = |lk_match;
+    lkn_hit = |lkn_match;
   end
 
   // A new key takes the lowest free context.
   first_set #(.Width(RxContexts)) u_free_first (
     .in_i (~cv_q),
-    .any_o(lk_free_any),
-    .idx_o(lk_free)
+    .any_o(lkn_free_any),
+    .idx_o(lkn_free)
   );
+
+  logic                  lk_cur_q;  // the registered lookup is of this head and this table
+  logic                  lk_hit_q, lk_free_any_q;
+  logic [CtxW-1:0]       lk_idx_q, lk_free_q;
+  logic [RxContexts-1:0] lk_match_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      lk_cur_q      <= 1'b0;
+      lk_hit_q      <= 1'b0;
+      lk_free_any_q <= 1'b0;
+      lk_idx_q      <= '0;
+      lk_free_q     <= '0;
+      lk_match_q    <= '0;
+    end else begin
+      lk_cur_q      <= desc_valid_i && !desc_pop_i && !take_i && !free_i && !reclaim_i;
+      lk_hit_q      <= lkn_hit;
+      lk_free_any_q <= lkn_free_any;
+      lk_idx_q      <= lkn_idx;
+      lk_free_q     <= lkn_free;
+      lk_match_q    <= lkn_match;
+    end
+  end
+
+  // The head's lookup the decision uses.
+  logic                  lk_hit, lk_free_any;
+  logic [CtxW-1:0]       lk_idx, lk_free;
+  logic [RxContexts-1:0] lk_match;
+  assign lk_hit      = lk_hit_q;
+  assign lk_free_any = lk_free_any_q;
+  assign lk_idx      = lk_idx_q;
+  assign lk_free     = lk_free_q;
+  assign lk_match    = lk_match_q;
 
   // The lowest context marked for a completion check is checked first.
   logic            ck_any;
@@ -155,9 +196,9 @@ module recv_ctx_table
 
   assign cd      = fwd_q ? fwd_dat_q : rd_raw;
   assign ck_rdy  = rd_idx_q == ck_idx;
-  assign lk_rdy  = !lk_hit || (rd_idx_q == lk_idx);
+  assign lk_rdy  = lk_cur_q && (!lk_hit || (rd_idx_q == lk_idx));
   assign ck_eval = ck_turn_i && ck_any && ck_rdy;
-  assign rd_idx  = (ck_any && !ck_eval) ? ck_idx : lk_idx;
+  assign rd_idx  = (ck_any && !ck_eval) ? ck_idx : lkn_idx;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -363,7 +404,10 @@ module recv_ctx_table
   // allocated only on a lookup that missed, so a second context of a key shows up here the
   // next time that key is looked up (one check of the hit vector per cycle instead of a
   // comparison of every pair of contexts).
-  `NI_ASSERT_ONEHOT0(OneContextPerKey, lk_match)
+  `NI_ASSERT_ONEHOT0(OneContextPerKey, lkn_match)
+  // The registered lookup, once current, is the lookup of this cycle.
+  `NI_ASSERT(LookupIsCurrent, lk_cur_q -> lk_match == lkn_match && lk_free_any == lkn_free_any &&
+                                          lk_free == lkn_free)
   // recv_proc's side of the interface: one update a cycle, each on the word it read.
   `NI_ASSERT_ONEHOT0(OneUpdate, {take_i, record_i, free_i})
   `NI_ASSERT(TakeReadsItsContext, take_i -> lk_rdy && !lk_full_o && !lk_stale_o)

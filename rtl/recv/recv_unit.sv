@@ -182,7 +182,9 @@ module recv_unit
   ) u_ctx_table (
     .clk_i      (clk_i),
     .rst_ni     (rst_ni),
+    .desc_valid_i(desc_valid),
     .desc_i     (desc),
+    .desc_pop_i (desc_pop),
     .lk_rdy_o   (lk_rdy),
     .lk_full_o  (lk_full),
     .lk_stale_o (lk_stale),
