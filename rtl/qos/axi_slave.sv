@@ -156,6 +156,7 @@ module axi_slave
   aw_t        cur;
   logic       have_txn;
   logic [7:0] beat_cnt_q, beat_cnt_d;
+  logic [19:0] nxt_addr_q, nxt_addr_d;  // the address of the head transaction's next beat
   logic       txn_err_q, txn_err_d;
 
   assign have_txn = init_done_i && (!aw_empty || aw_hs);
@@ -172,13 +173,16 @@ module axi_slave
 
   assign beat_n = aw_empty ? 8'd0 : beat_cnt_q;
 
+  // A beat's address: the transaction's for its first beat, else the running address kept
+  // from the beat before (16 bytes on from its aligned address when wide, 8 on when narrow),
+  // so no adder sits between the AW FIFO's head and the beat's decode (`BeatAddrRunning`
+  // asserts the formula it replaces).
   always_comb begin
     logic [7:0] strb_lane [2];
+    beat_addr = (beat_n == 8'd0) ? cur.addr : nxt_addr_q;
     if (cur.wide) begin
-      beat_addr     = (beat_n == 8'd0) ? cur.addr : ({cur.addr[19:4], 4'd0} + {8'd0, beat_n, 4'd0});
       lanes_allowed = (beat_n == 8'd0 && cur.addr[3]) ? 2'b10 : 2'b11;
     end else begin
-      beat_addr     = cur.addr + {9'd0, beat_n, 3'd0};
       lanes_allowed = beat_addr[3] ? 2'b10 : 2'b01;
     end
     strb_lane[0] = s_axi_wstrb_i[7:0];
@@ -247,12 +251,21 @@ module axi_slave
   assign complete = !cur.region4 && any_wr && !interleave && (merged_mask == 4'hF);
 
   // ---- line validation (ICD section 4, docs/design.md rules R1..R10) ---------------------
+  // a + size > 2^48 (R9, R11): a is below 2^48 and size below 2^32, so only an a whose top
+  // 16 bits are all ones can pass the top, and then exactly when its low 32 bits plus size
+  // pass 2^32: a 33-bit add instead of a 49-bit one (`PastTopIsSum`).
+  function automatic logic past_top(logic [47:0] a, logic [31:0] size);
+    logic [32:0] lo;
+    lo = {1'b0, a[31:0]} + {1'b0, size};
+    return (&a[47:32]) && lo[32] && (lo[31:0] != '0);
+  endfunction
+
   ctrl_word_t  ctrl;
   logic        is_line1;
   logic        line_reject;
   logic        kind_inline;
-  logic [48:0] dst_end;
-  logic [48:0] src_end;   // a read's remote source range (ICD 16)
+  logic        dst_past;  // the destination range passes the top of the 48-bit space
+  logic        src_past;  // ... a read's remote source range (ICD 16)
   seg_info_t   seg_info;
   line_t       tt_line_data;
   qid_t        new_qid;
@@ -261,8 +274,8 @@ module axi_slave
   assign kind_inline = (ctrl.kind == KindInline);
   assign is_line1    = beat_ch[0] && pend_valid_q[set] && pend_page_q[set] == beat_page &&
                        pend_ch_q[set] == {beat_ch[ChW-1:1], 1'b0};
-  assign dst_end     = {1'b0, merged[1][47:0]} + {17'd0, ctrl.size};
-  assign src_end     = {1'b0, merged[0][47:0]} + {17'd0, ctrl.size};
+  assign dst_past    = past_top(merged[1][47:0], ctrl.size);
+  assign src_past    = past_top(merged[0][47:0], ctrl.size);
   assign lk_wch_o    = {beat_page, beat_ch[5:0]};
   assign new_qid     = queue_of(ctrl.kind, ctrl.prio, 1'b0, IntraPrios);
 
@@ -284,10 +297,9 @@ module axi_slave
                     (!kind_inline && ctrl.notify && !ctrl.is_long) ||             // R6
                     (ctrl.is_long && beat_ch[0]) ||                               // R7
                     (ctrl.is_long == ctrl.last) ||                                // R8
-                    (dst_end[48] && (dst_end[47:0] != '0)) ||                     // R9
+                    dst_past ||                                                   // R9
                     (ctrl.rsvd != '0) || (!kind_inline && merged[2] != '0) ||     // R10
-                    (ctrl.read && (kind_inline ||                                 // R11
-                                   (src_end[48] && (src_end[47:0] != '0))));
+                    (ctrl.read && (kind_inline || src_past));                     // R11
     end
   end
 
@@ -361,9 +373,11 @@ module axi_slave
     pend_ch_d    = pend_ch_q;
     pend_qid_d   = pend_qid_q;
     beat_cnt_d   = beat_cnt_q;
+    nxt_addr_d   = nxt_addr_q;
     txn_err_d    = txn_err_q;
     if (w_hs) begin
       beat_cnt_d = beat_last ? 8'd0 : beat_n + 8'd1;
+      nxt_addr_d = cur.wide ? {beat_addr[19:4], 4'd0} + 20'd16 : beat_addr + 20'd8;
       txn_err_d  = beat_last ? 1'b0 : (txn_err_q || beat_bad);
       if (!cur.region4 && any_wr && !pre_bad && !interleave) begin
         if (complete) begin
@@ -423,6 +437,7 @@ module axi_slave
       pend_ch_q      <= '0;
       pend_qid_q     <= '0;
       beat_cnt_q     <= '0;
+      nxt_addr_q     <= '0;
       txn_err_q      <= 1'b0;
       retx_timeout_q <= RetxTimeoutReset;
       max_retries_q  <= MaxRetriesReset;
@@ -438,6 +453,7 @@ module axi_slave
       pend_ch_q      <= pend_ch_d;
       pend_qid_q     <= pend_qid_d;
       beat_cnt_q     <= beat_cnt_d;
+      nxt_addr_q     <= nxt_addr_d;
       txn_err_q      <= txn_err_d;
       retx_timeout_q <= retx_timeout_d;
       max_retries_q  <= max_retries_d;
@@ -587,6 +603,20 @@ module axi_slave
                                               !s_axi_arready_o)
   `NI_ASSERT(EnqOnlyWithBeat, enq_valid_o -> s_axi_wvalid_i && have_txn)
   `NI_ASSERT(LiveNodeIsWriteChannel, set_busy_o -> !live_node[6])
+
+`ifndef SYNTHESIS
+  // The running beat address and the short range checks are the formulas they replace.
+  logic [19:0] beat_addr_formula;
+  logic [48:0] dst_end, src_end;
+  assign beat_addr_formula = !cur.wide ? cur.addr + {9'd0, beat_n, 3'd0} :
+                             (beat_n == 8'd0) ? cur.addr :
+                             {cur.addr[19:4], 4'd0} + {8'd0, beat_n, 4'd0};
+  assign dst_end = {1'b0, merged[1][47:0]} + {17'd0, ctrl.size};
+  assign src_end = {1'b0, merged[0][47:0]} + {17'd0, ctrl.size};
+  `NI_ASSERT(BeatAddrRunning, have_txn -> beat_addr == beat_addr_formula)
+  `NI_ASSERT(PastTopIsSum, dst_past == (dst_end[48] && dst_end[47:0] != '0) &&
+                           src_past == (src_end[48] && src_end[47:0] != '0))
+`endif
 
 endmodule
 
