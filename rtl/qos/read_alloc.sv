@@ -95,9 +95,9 @@ module read_alloc
   // The busy flags are reset registers. A channel's key and seq are written when it is taken
   // (the seq again on a matched re-issue) and read only while it is busy, so they need no
   // reset and live in distributed RAM with asynchronous reads, in one 16-entry RAM per
-  // channel of a page, indexed by page: stage A reads the 64 keys and seqs of its page at
-  // once (all compared side by side, the matched channel's seq picked by the one-hot match),
-  // the answer the key and seq of its channel.
+  // channel of a page, indexed by page: a request entering stage A reads the 64 keys of its
+  // page at once (compared side by side), stage A the 64 seqs (the matched channel's picked
+  // by the one-hot match), the answer the key and seq of its channel.
   logic [NumPages-1:0][RdChPerPage-1:0] busy_q, busy_d;
   rkey_t [RdChPerPage-1:0]              npage_key;  // the keys of n_page's channels
   rkey_t [RdChPerPage-1:0]              hpage_key;  // the keys of head_rch's page
