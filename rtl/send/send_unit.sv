@@ -317,7 +317,15 @@ module send_unit
   // The run after the burst offered now, after a join, after both: computed whether or not
   // they happen, and picked by the handshake and the join (so the sums do not wait for them).
   // At most 15 lines left plus a block's 1025: the run stays below 2048 lines.
-  assign ar_line_sent = ar_line_q + LnW'(ar_n);
+  // A burst never crosses a 4 KiB boundary, so its lines carry out of the line's low six
+  // bits at most once, exactly when it ends on the boundary: the run's next line is the
+  // low bits' short sum beside the high bits' increment, which does not wait for the
+  // burst's length (ArLineSplit keeps the plain sum).
+  logic [6:0]     ar_lo_sent;
+  logic [LnW-7:0] ar_hi_inc;
+  assign ar_lo_sent   = {1'b0, ar_line_q[5:0]} + {2'b0, ar_n};
+  assign ar_hi_inc    = ar_line_q[LnW-1:6] + 1'b1;
+  assign ar_line_sent = {ar_lo_sent[6] ? ar_hi_inc : ar_line_q[LnW-1:6], ar_lo_sent[5:0]};
   assign ar_left_sent = ar_left_q - 11'(ar_n);
   assign ar_left_join = ar_left_q + tab_ar_n;
   assign ar_left_both = ar_left_join - 11'(ar_n);
@@ -480,7 +488,13 @@ module send_unit
   logic              o_primed_q, o_primed_d; // cur_q holds the window's first line
   logic [511:0]      cur_q, cur_d;
   logic [511:0]      last_line_q;            // the source line popped last
+  // The pcrc runs a beat behind the payload: the beat sent is registered (pay_q) and added
+  // to crc_q in the next cycle, so the CRC's XOR trees start at registers instead of at the
+  // realigner's output. The tail beat, in the cycle after the last payload beat, adds the
+  // beat still pending itself.
   logic [31:0]       crc_q;
+  logic [511:0]      pay_q;               // the payload beat sent last
+  logic              crc_pend_q;          // pay_q is not yet added to crc_q
   logic              crc_seed, crc_step;  // start the pcrc / add the payload beat sent
   // a beat presented and not taken keeps its source (valid/data held until ready)
   logic              held_q, held_hp_q;
@@ -550,7 +564,9 @@ module send_unit
       end
       OTail: begin
         req_tx_valid_o = 1'b1;
-        req_tx_data_o  = {480'd0, ~crc_q};
+        // (the pcrc computed here, in the branch, so that a simulation adds the pending
+        // beat twice a packet rather than in every cycle it changes)
+        req_tx_data_o  = {480'd0, ~(crc_pend_q ? crc32_beat(crc_q, pay_q) : crc_q)};
         req_tx_last_o  = 1'b1;
       end
       default: ;
@@ -666,6 +682,8 @@ module send_unit
       cur_q      <= '0;
       last_line_q <= '0;
       crc_q      <= '0;
+      pay_q      <= '0;
+      crc_pend_q <= 1'b0;
       held_q     <= 1'b0;
       held_hp_q  <= 1'b0;
     end else begin
@@ -685,13 +703,15 @@ module send_unit
       cur_q      <= cur_d;
       held_q     <= held_d;
       held_hp_q  <= sel_hp;
+      crc_pend_q <= crc_step;
       // The wide state is loaded only where it changes, as enabled register loads rather
-      // than _d signals on purpose: Verilator then evaluates the line copy and the pcrc's
-      // XOR trees (crc32_beat) only at a clock edge that needs them; as always_comb
+      // than _d signals on purpose: Verilator then evaluates the line and beat copies and the
+      // pcrc's XOR trees (crc32_beat) only at a clock edge that needs them; as always_comb
       // next-state logic they would be evaluated in every evaluation.
       if (line_pop) last_line_q <= lb_head;
+      if (crc_step) pay_q <= pay_beat;
       if (crc_seed) crc_q <= CrcBeatSeed;
-      else if (crc_step) crc_q <= crc32_beat(crc_q, pay_beat);
+      else if (crc_pend_q) crc_q <= crc32_beat(crc_q, pay_q);
     end
   end
 
@@ -720,6 +740,10 @@ module send_unit
              NpktsW'(ref_dst_end[15:10] - blk_desc_i.dst_addr[15:10]) + NpktsW'(1'b1))
 `endif
   // A block that follows (flagged as it arrived) is one whose lines continue the run's.
+  // A packet's head beat leaves at least a cycle after the last payload beat of the packet
+  // before it, so the pcrc it restarts has nothing pending.
+  `NI_ASSERT(CrcSeedNothingPending, crc_seed -> !crc_pend_q)
+  `NI_ASSERT(ArLineSplit, ar_line_sent == ar_line_q + LnW'(ar_n))
   `NI_ASSERT(FollowsIsContiguous, ar_active_q && (n_ar_q != '0) ->
              tab_ar_follows == (ar_line_q + LnW'(ar_left_q) == tab_ar_line))
   // An AR offered and not taken is offered again: the hold never withdraws it.
