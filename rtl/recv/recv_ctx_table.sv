@@ -160,14 +160,42 @@ module recv_ctx_table
   assign lk_free     = lk_free_q;
   assign lk_match    = lk_match_q;
 
-  // The lowest context marked for a completion check is checked first.
-  logic            ck_any;
-  logic [CtxW-1:0] ck_idx;
+  // The context to check for completion is picked a cycle ahead and held in a register
+  // (ck_idx_q) until its check is decided: the decision then starts at a register instead
+  // of the search for the lowest marked context. The pick is of the table a cycle before:
+  // the lowest marked context when none is held, after a decided check the lowest marked
+  // one other than the checked (whose mark is being cleared); a mark set meanwhile waits
+  // for the next pick. A held pick whose mark is gone (its context reclaimed) is not
+  // checked and is replaced.
+  logic            ck_any, ck_pick_q;
+  logic [CtxW-1:0] ck_idx, ck_idx_q;
+  logic            ck_all_any, ck_oth_any;
+  logic [CtxW-1:0] ck_all_idx, ck_oth_idx;
   first_set #(.Width(RxContexts)) u_chk_first (
     .in_i (chk_q),
-    .any_o(ck_any),
-    .idx_o(ck_idx)
+    .any_o(ck_all_any),
+    .idx_o(ck_all_idx)
   );
+  first_set #(.Width(RxContexts)) u_chk_other (
+    .in_i (chk_q & ~(RxContexts'(1'b1) << ck_idx_q)),
+    .any_o(ck_oth_any),
+    .idx_o(ck_oth_idx)
+  );
+  assign ck_idx = ck_idx_q;
+  assign ck_any = ck_pick_q && chk_q[ck_idx_q];
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      ck_pick_q <= 1'b0;
+      ck_idx_q  <= '0;
+    end else if (ck_done_i) begin
+      ck_pick_q <= ck_oth_any;
+      ck_idx_q  <= ck_oth_idx;
+    end else if (!ck_any) begin
+      ck_pick_q <= ck_all_any;
+      ck_idx_q  <= ck_all_idx;
+    end
+  end
 
   // =======================================================================================
   // The context RAM and its read port
@@ -412,6 +440,8 @@ module recv_ctx_table
   `NI_ASSERT_ONEHOT0(OneUpdate, {take_i, record_i, free_i})
   `NI_ASSERT(TakeReadsItsContext, take_i -> lk_rdy && !lk_full_o && !lk_stale_o)
   `NI_ASSERT(CheckReadsItsContext, ck_done_i -> ck_any && ck_rdy)
+  // With no pick held, a marked context is picked in the next cycle.
+  `NI_ASSERT_NEXT(PickedWhenMarked, !ck_pick_q && chk_q != '0, ck_pick_q)
   `NI_ASSERT(UpdateIsChecked, (record_i || free_i) -> ck_done_i)
   // No ACK (free) of a context before its writes returned; a record only of a complete
   // notify block, once.
