@@ -48,8 +48,8 @@ THESIS_TARGET_PS = 6667  # the thesis's 150 MHz, the clock of Table 4.1
 BUDGET = {
     "qos_engine (alone)": 21,
     "qos_engine": 22,
-    "send_unit": 14,
-    "recv_unit": 20,
+    "send_unit": 12,
+    "recv_unit": 17,
     "rsp_tx_arb": 2,
     "ni_node": 22,
     "ni_node across children": 20,
