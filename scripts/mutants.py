@@ -110,6 +110,11 @@ MUTANTS = [
      "return (&a[47:32]) && lo[32] && (lo[31:0] != '0);",
      "return (&a[47:32]) && lo[32] && (lo[31:0] != '0 || 1'b1);",
      "R9 (and R11) reject a range that ends exactly at 2^48"),
+    ("dst-range-size-stale", "rtl/qos/axi_slave.sv",
+     "w3_new ? past_top(acc_a1, beat_size) : past_top(acc_a1, acc_size);",
+     "w3_new ? past_top(acc_a1, acc_size) : past_top(acc_a1, acc_size);",
+     "R9 checks a line whose control word arrives in its last beat with the size the "
+     "accumulator held before it"),
     ("interleave-unchecked", "rtl/qos/axi_slave.sv",
      "(acc_page_q[set] != beat_page || acc_ch_q[set] != beat_ch);", "(acc_page_q[set] != beat_page);",
      "a write to another channel of the same page does not count as interleaving"),

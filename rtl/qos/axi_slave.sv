@@ -274,8 +274,25 @@ module axi_slave
   assign kind_inline = (ctrl.kind == KindInline);
   assign is_line1    = beat_ch[0] && pend_valid_q[set] && pend_page_q[set] == beat_page &&
                        pend_ch_q[set] == {beat_ch[ChW-1:1], 1'b0};
-  assign dst_past    = past_top(merged[1][47:0], ctrl.size);
-  assign src_past    = past_top(merged[0][47:0], ctrl.size);
+  // The range checks do not wait for the beat's decode: a 16-byte beat brings one word
+  // pair, so at most one of a range's two words (its address, the size in w3) comes from
+  // the beat and the other from the accumulator. Each range is checked for the three ways
+  // its words can arrive, side by side, and the beat's lanes pick one (`PastTopIsSum` checks
+  // the pick against the formula on the merged line).
+  logic [47:0] acc_a0, acc_a1;             // the accumulator's words 0 and 1 (addresses)
+  logic [31:0] acc_size, beat_size;        // w3's size, in the accumulator / in this beat
+  logic        w0_new, w1_new, w3_new;     // word 0, 1, 3 of the line from this beat
+  assign acc_a0    = acc_words_q[set][0][47:0];
+  assign acc_a1    = acc_words_q[set][1][47:0];
+  assign acc_size  = acc_words_q[set][3][31:0];
+  assign beat_size = s_axi_wdata_i[95:64];
+  assign w0_new    = lane_wr[0] && !beat_pair;
+  assign w1_new    = lane_wr[1] && !beat_pair;
+  assign w3_new    = lane_wr[1] && beat_pair;
+  assign dst_past  = w1_new ? past_top(s_axi_wdata_i[111:64], acc_size) :
+                     w3_new ? past_top(acc_a1, beat_size) : past_top(acc_a1, acc_size);
+  assign src_past  = w0_new ? past_top(s_axi_wdata_i[47:0], acc_size) :
+                     w3_new ? past_top(acc_a0, beat_size) : past_top(acc_a0, acc_size);
   assign lk_wch_o    = {beat_page, beat_ch[5:0]};
   assign new_qid     = queue_of(ctrl.kind, ctrl.prio, 1'b0, IntraPrios);
 
