@@ -108,39 +108,48 @@ module sched_queues #(
 
   assign enq_same_as_last_deq = deq_i && deq_last && enq_valid && (enq_qid == deq_qid_i);
 
+  // Each queue's registers are updated from its own select lines: whether this cycle's
+  // enqueue is into it (the granted source's queue id compared with the queue's, for every
+  // source side by side, so the compare does not wait for the grant and the id's mux) and
+  // whether the dequeue is from it, instead of decoding the granted id and reading
+  // `empty_q` back through it (`EnqHereIsGrant` keeps the decoded form).
+  logic [NumSrc-1:0]    enq_grant;
+  logic [NumQueues-1:0] enq_here, deq_here;
+  always_comb begin
+    enq_grant = enq_valid_i & enq_ready_o;
+    for (int unsigned q = 0; q < NumQueues; q++) begin
+      enq_here[q] = 1'b0;
+      for (int unsigned s = 0; s < NumSrc; s++) begin
+        enq_here[q] = enq_here[q] || (enq_grant[s] && enq_qid_i[s] == QidW'(q));
+      end
+      deq_here[q] = deq_i && deq_qid_i == QidW'(q);
+    end
+  end
+
   always_comb begin
     head_d      = head_q;
     tail_d      = tail_q;
     empty_d     = empty_q;
-    fwd_valid_d = 1'b0;
-    fwd_qid_d   = fwd_qid_q;
-    link_we     = 1'b0;
+    fwd_valid_d = deq_i && !deq_last;
+    fwd_qid_d   = (deq_i && !deq_last) ? deq_qid_i : fwd_qid_q;
+    link_we     = enq_valid && !(empty_q[enq_qid] || enq_same_as_last_deq);
     link_waddr  = tail_q[enq_qid];
-    link_re     = 1'b0;
+    link_re     = deq_i && !deq_last;
     link_raddr  = deq_head.node;
 
-    // The link read by last cycle's dequeue becomes that queue's head register.
-    if (fwd_valid_q) head_d[fwd_qid_q] = link_rdata;
-
-    if (deq_i) begin
-      if (deq_last) begin
-        // Last node leaves. With a simultaneous enqueue to this queue, the new node is the
-        // whole queue; otherwise the queue is empty.
-        if (!enq_same_as_last_deq) empty_d[deq_qid_i] = 1'b1;
-      end else begin
-        link_re     = 1'b1;
-        fwd_valid_d = 1'b1;
-        fwd_qid_d   = deq_qid_i;
-      end
-    end
-
-    if (enq_valid) begin
-      tail_d[enq_qid] = enq_entry.node;
-      if (empty_q[enq_qid] || enq_same_as_last_deq) begin
-        head_d[enq_qid]  = enq_entry;
-        empty_d[enq_qid] = 1'b0;
-      end else begin
-        link_we = 1'b1;
+    for (int unsigned q = 0; q < NumQueues; q++) begin
+      logic same;  // the queue's last node leaves as a node enters: the new one is the queue
+      same = enq_here[q] && deq_here[q] && deq_last;
+      // The link read by last cycle's dequeue becomes that queue's head register.
+      if (fwd_valid_q && fwd_qid_q == QidW'(q)) head_d[q] = link_rdata;
+      // The last node leaves: the queue is empty, unless a node enters it at once.
+      if (deq_here[q] && deq_last && !same) empty_d[q] = 1'b1;
+      if (enq_here[q]) begin
+        tail_d[q] = enq_entry.node;
+        if (empty_q[q] || same) begin
+          head_d[q]  = enq_entry;
+          empty_d[q] = 1'b0;
+        end
       end
     end
   end
@@ -181,6 +190,8 @@ module sched_queues #(
   `NI_ASSERT(DeqQidInRange, deq_i -> (32'(deq_qid_i) < NumQueues))
   `NI_ASSERT(EnqQidInRange, enq_valid -> (32'(enq_qid) < NumQueues))
   `NI_ASSERT_ONEHOT0(OneGrant, enq_ready_o & enq_valid_i)
+  `NI_ASSERT(EnqHereIsGrant, enq_here == (enq_valid ? NumQueues'(1'b1) << enq_qid : '0) &&
+                             deq_here == (deq_i ? NumQueues'(1'b1) << deq_qid_i : '0))
 
 `ifndef SYNTHESIS
   // Shadow membership: a node is never enqueued while it is already in some queue.
