@@ -739,11 +739,12 @@ module send_unit
              blk_in.npkts ==
              NpktsW'(ref_dst_end[15:10] - blk_desc_i.dst_addr[15:10]) + NpktsW'(1'b1))
 `endif
-  // A block that follows (flagged as it arrived) is one whose lines continue the run's.
   // A packet's head beat leaves at least a cycle after the last payload beat of the packet
   // before it, so the pcrc it restarts has nothing pending.
   `NI_ASSERT(CrcSeedNothingPending, crc_seed -> !crc_pend_q)
+  // The run's next line from the split add is the plain sum.
   `NI_ASSERT(ArLineSplit, ar_line_sent == ar_line_q + LnW'(ar_n))
+  // A block that follows (flagged as it arrived) is one whose lines continue the run's.
   `NI_ASSERT(FollowsIsContiguous, ar_active_q && (n_ar_q != '0) ->
              tab_ar_follows == (ar_line_q + LnW'(ar_left_q) == tab_ar_line))
   // An AR offered and not taken is offered again: the hold never withdraws it.
