@@ -109,22 +109,24 @@ module sched_queues #(
   assign enq_same_as_last_deq = deq_i && deq_last && enq_valid && (enq_qid == deq_qid_i);
 
   // Each queue's registers are updated from its own select lines: whether this cycle's
-  // enqueue is into it (the granted source's queue id compared with the queue's, for every
-  // source side by side, so the compare does not wait for the grant and the id's mux) and
-  // whether the dequeue is from it, instead of decoding the granted id and reading
-  // `empty_q` back through it (`EnqHereIsGrant` keeps the decoded form).
+  // enqueue is into it (every source's queue id decoded side by side with the grant, so
+  // the decode does not wait for the grant and the id's mux) and whether the dequeue is
+  // from it, instead of decoding the granted id and reading `empty_q` back through it
+  // (`EnqHereIsGrant` keeps the decoded form). Written as vector operations: a simulation
+  // model evaluates them as a few word operations, not as a loop over the queues.
   logic [NumSrc-1:0]    enq_grant;
   logic [NumQueues-1:0] enq_here, deq_here;
   always_comb begin
     enq_grant = enq_valid_i & enq_ready_o;
-    for (int unsigned q = 0; q < NumQueues; q++) begin
-      enq_here[q] = 1'b0;
-      for (int unsigned s = 0; s < NumSrc; s++) begin
-        enq_here[q] = enq_here[q] || (enq_grant[s] && enq_qid_i[s] == QidW'(q));
-      end
-      deq_here[q] = deq_i && deq_qid_i == QidW'(q);
+    enq_here  = '0;
+    for (int unsigned s = 0; s < NumSrc; s++) begin
+      enq_here = enq_here | (enq_grant[s] ? NumQueues'(1'b1) << enq_qid_i[s] : '0);
     end
+    deq_here = deq_i ? NumQueues'(1'b1) << deq_qid_i : '0;
   end
+
+  logic [NumQueues-1:0] head_load;  // the entering node becomes the queue's head
+  assign head_load = enq_here & (empty_q | (deq_here & {NumQueues{deq_last}}));
 
   always_comb begin
     head_d      = head_q;
@@ -137,20 +139,14 @@ module sched_queues #(
     link_re     = deq_i && !deq_last;
     link_raddr  = deq_head.node;
 
+    // The link read by last cycle's dequeue becomes that queue's head register.
+    if (fwd_valid_q) head_d[fwd_qid_q] = link_rdata;
+    // A node entering an empty queue, or the queue whose last node leaves at once, is its
+    // head; the queue whose last node leaves is empty unless one enters.
+    empty_d = (empty_q | (deq_here & {NumQueues{deq_last}})) & ~enq_here;
     for (int unsigned q = 0; q < NumQueues; q++) begin
-      logic same;  // the queue's last node leaves as a node enters: the new one is the queue
-      same = enq_here[q] && deq_here[q] && deq_last;
-      // The link read by last cycle's dequeue becomes that queue's head register.
-      if (fwd_valid_q && fwd_qid_q == QidW'(q)) head_d[q] = link_rdata;
-      // The last node leaves: the queue is empty, unless a node enters it at once.
-      if (deq_here[q] && deq_last && !same) empty_d[q] = 1'b1;
-      if (enq_here[q]) begin
-        tail_d[q] = enq_entry.node;
-        if (empty_q[q] || same) begin
-          head_d[q]  = enq_entry;
-          empty_d[q] = 1'b0;
-        end
-      end
+      if (head_load[q]) head_d[q] = enq_entry;
+      if (enq_here[q])  tail_d[q] = enq_entry.node;
     end
   end
 
