@@ -139,7 +139,7 @@ MUTANTS = [
      "assign retx_ctrl   = 1'b0;",
      "a re-issued last block does not repeat its control packet"),
     ("retries-off-by-one", "rtl/qos/msg_handler.sv",
-     "(64'(m2_e_q.retries) < max_retries_i)", "(64'(m2_e_q.retries) <= max_retries_i)",
+     "64'(m1_entry_prev.retries) < max_retries_i;", "64'(m1_entry_prev.retries) <= max_retries_i;",
      "one re-issue more than MaxRetries"),
     ("timeout-early", "rtl/qos/retx_timer.sv",
      "assign late_blk = ((now_q - stamp_blk) > timeout_i[StampW-1:0]);\n"

@@ -41,7 +41,7 @@ void MsgHandlerModel::m2(uint64_t c) {
   PttEntry& e = st_.ptt[m.r.tid];
   st_.stats.inc(m.r.tmo ? Stat::Timeouts : m.r.nack ? Stat::Nacks : Stat::AcksAccepted);
   // A NACK or timeout with retries left: request a re-issue (design.md 8.1).
-  if (m.r.nack && m.e.retries < st_.max_retries) {
+  if (m.r.nack && m.left) {
     e.rp = true;
     st_.rq.push_back(RetxReq{m.r.tid, m.e, c});
     return;
@@ -118,6 +118,7 @@ void MsgHandlerModel::m1(uint64_t c) {
   n.r = m.r;
   n.xfer = e.xfer;
   n.e = e;
+  n.left = e.retries < st_.max_retries;
   m2_ = n;
 }
 

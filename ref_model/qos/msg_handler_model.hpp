@@ -53,6 +53,7 @@ class MsgHandlerModel {
     Fin f{};
     unsigned xfer = 0;
     PttEntry e{};
+    bool left = false;  // re-issues left: compared in M1, against MaxRetries then
   };
   void finish(unsigned x, bool err, uint64_t c);
 

@@ -159,6 +159,12 @@ module msg_handler
   logic  m1_retx_pend;
   logic  m1_accept;
   logic  m2_retx, m2_res;
+  // The entry's block has re-issues left, compared in M1 (against MaxRetries as it is in M1)
+  // and registered: M2's NACK decision, which every M2 update waits for, then starts at a
+  // register instead of a 64-bit compare. Both entries M1 may pick are compared side by
+  // side, as for the seq check.
+  logic  m1_left_prev, m1_left_now;
+  logic  m2_left_q;
 
   // The entry as it is now: the segmenter's write of the previous cycle (the RAM read in M0
   // did not see it) and a re-issue's write of this very cycle (its new seq makes a response
@@ -175,6 +181,8 @@ module msg_handler
   assign m1_seg_now = seg_ptt_we_i && seg_ptt_waddr_i == m1_r_q.tid;
   assign m1_seq_ok  = m1_seg_now ? (seg_ptt_wdata_i.seq == m1_r_q.seq) :
                                    (m1_entry_prev.seq == m1_r_q.seq);
+  assign m1_left_prev = 64'(m1_entry_prev.retries) < max_retries_i;
+  assign m1_left_now  = 64'(seg_ptt_wdata_i.retries) < max_retries_i;
 
   assign m1_valid_entry = ptt_valid_q[m1_r_q.tid] && !(m2_res && m2_tid_q == m1_r_q.tid);
   assign m1_retx_pend   = rp_q[m1_r_q.tid] ||
@@ -218,7 +226,7 @@ module msg_handler
   end
 
   // A NACK or timeout with retries left re-issues the block; everything else resolves it.
-  assign m2_retx = m2_nack_q && (64'(m2_e_q.retries) < max_retries_i);
+  assign m2_retx = m2_nack_q && m2_left_q;
   assign m2_res  = m2_rsp_q && !m2_retx;
 
   assign rq_push_o = m2_rsp_q && m2_retx;
@@ -352,6 +360,7 @@ module msg_handler
       m2_tmo_q      <= 1'b0;
       m2_tid_q      <= '0;
       m2_e_q        <= '0;
+      m2_left_q     <= 1'b0;
       m2_f_q        <= '0;
       segp_we_q     <= 1'b0;
       segp_waddr_q  <= '0;
@@ -379,6 +388,7 @@ module msg_handler
       m2_tmo_q      <= m1_tmo_q;
       m2_tid_q      <= m1_r_q.tid;
       m2_e_q        <= m1_entry;
+      m2_left_q     <= m1_seg_now ? m1_left_now : m1_left_prev;
       m2_f_q        <= m1_f_q;
       segp_we_q     <= seg_ptt_we_i;
       segp_waddr_q  <= seg_ptt_waddr_i;
@@ -412,6 +422,15 @@ module msg_handler
   `NI_ASSERT(M1SeqLate, (m1_seq_ok == (m1_entry.seq == m1_r_q.seq)) &&
                        (m1_accept -> m1_entry_prev.xfer == m1_entry.xfer))
   `NI_ASSERT(NoRequestTwice, rq_push_o -> !rp_q[m2_tid_q])
+  // M2's re-issues-left flag is the compare of its entry against MaxRetries as it was in M1.
+`ifndef SYNTHESIS
+  logic [63:0] max_retries_m1_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) max_retries_m1_q <= '0;
+    else         max_retries_m1_q <= max_retries_i;
+  end
+  `NI_ASSERT(LeftIsCompare, m2_rsp_q -> m2_left_q == (64'(m2_e_q.retries) < max_retries_m1_q))
+`endif
   `NI_ASSERT(TmoAccepted, tmo_valid_i -> !rsp_ready_o && !seg_gnt)
   `NI_ASSERT(NoFinishTwice, m2_fin_q -> !fin_rsp)
   `NI_ASSERT(ArbGrantMatches, mh_gnt -> rsp_ready_o)
