@@ -70,7 +70,7 @@ class Mutant:
     bug: str
 
 
-# One deliberate bug per proof, two for the ID pools and for the scheduling queues' two hazards.
+# One deliberate bug per proof, two for the ID pools, four for the scheduling queues' hazards.
 MUTANTS = [
     Mutant("fifo-count-push-pop", "sync_fifo", "rtl/common/sync_fifo.sv",
            "else if (pop_i && !push_i) count_q <= count_q - 1'b1;",
@@ -93,17 +93,25 @@ MUTANTS = [
            "assign fid1_push_o = !done_q && (32'(cnt_q) <= Fid1Count);",
            "id_init pushes one 1xFID more than the pool has"),
     Mutant("sq-last-deq-enq", "sched_queues", "rtl/qos/sched_queues.sv",
-           "if (empty_q[enq_qid] || enq_same_as_last_deq) begin",
-           "if (empty_q[enq_qid]) begin",
+           "pend_first_q <= pend_first_d;",
+           "pend_first_q <= empty_q;",
            "an enqueue to the queue whose last entry is dequeued links behind the leaving node"),
+    Mutant("sq-pend-unseen", "sched_queues", "rtl/qos/sched_queues.sv",
+           "deq_tail = pend_here_q[deq_qid_i] ? pend_entry_q.node : tail_q[deq_qid_i];",
+           "deq_tail = tail_q[deq_qid_i];",
+           "a dequeue does not see the node enqueued in the cycle before (still pending)"),
     Mutant("stat-two-as-one", "stat_counters", "rtl/common/stat_counters.sv",
            "{cnt_q[i][63:1] + 63'd1, cnt_q[i][0]};",
            "{cnt_q[i][63:1], 1'b1};",
            "two events in one cycle count as one"),
     Mutant("sq-no-forward", "sched_queues", "rtl/qos/sched_queues.sv",
-           "if (fwd_valid_q && fwd_qid_q == deq_qid_i) deq_head = link_rdata;",
-           "if (1'b0) deq_head = link_rdata;",
+           "if (fwd_valid_q && fwd_qid_q == deq_qid_i) deq_head = link_eff;",
+           "if (1'b0) deq_head = link_eff;",
            "back-to-back dequeue without forwarding the link read in flight"),
+    Mutant("sq-link-meet", "sched_queues", "rtl/qos/sched_queues.sv",
+           "assign link_eff  = lfwd_q ? lfwd_entry_q : link_rdata;",
+           "assign link_eff  = link_rdata;",
+           "a link read in the cycle the pending node's link is written returns the RAM's old word"),
 ]
 
 

@@ -25,9 +25,11 @@
 //   none returned twice or from another queue)
 //   every node is in at most one shadow list, exactly when `where` says it is queued
 //                                                                        (no node in two queues)
-//   invariants: empty_q, tail_q, the effective head (head_q or the forwarded link) and every
-//   link of the RAM between two queued nodes equal the shadow; the forwarding register names
-//   a non-empty queue.
+//   invariants: empty_q, the effective tail (tail_q or the pending node), the effective head
+//   (head_q, the pending node, or the forwarded link) and every link between two queued
+//   nodes (the RAM's, or the pending link write's) equal the shadow; the pending node is
+//   its queue's last, the first when its queue had no other, and tail_q is the node before
+//   it otherwise; the forwarding register names a non-empty queue.
 `default_nettype none
 
 module fv_sched_queues #(
@@ -81,15 +83,30 @@ module fv_sched_queues #(
   logic [QidW-1:0]                 dut_fwd_qid;
   logic [EntW-1:0]                 dut_link_rdata;
   logic [NumNodes-1:0][EntW-1:0]   dut_link;
+  logic                            dut_pend;
+  logic [QidW-1:0]                 dut_pend_qid;
+  logic [EntW-1:0]                 dut_pend_entry;
+  logic [NumQueues-1:0]            dut_pend_here, dut_pend_head;
+  logic                            dut_link_we;
+  logic [NodeW-1:0]                dut_link_waddr;
 
   assign dut_head       = u_dut.head_q;
   assign dut_tail       = u_dut.tail_q;
   assign dut_empty      = u_dut.empty_q;
   assign dut_fwd_valid  = u_dut.fwd_valid_q;
   assign dut_fwd_qid    = u_dut.fwd_qid_q;
-  assign dut_link_rdata = u_dut.u_links.rdata_q;
+  assign dut_link_rdata = u_dut.link_eff;  // the RAM's read, or the pending write it met
+  assign dut_pend       = u_dut.pend_q;
+  assign dut_pend_qid   = u_dut.pend_qid_q;
+  assign dut_pend_entry = u_dut.pend_entry_q;
+  assign dut_pend_here  = u_dut.pend_here_q;
+  assign dut_pend_head  = u_dut.pend_head;
+  assign dut_link_we    = u_dut.link_we;
+  assign dut_link_waddr = u_dut.link_waddr;
+  // A node's link: the RAM's word, or the pending node's link write of this cycle.
   for (genvar n = 0; n < NumNodes; n++) begin : g_link
-    assign dut_link[n] = u_dut.u_links.mem_q[n];
+    assign dut_link[n] = (dut_link_we && 32'(dut_link_waddr) == n) ? dut_pend_entry
+                                                                   : u_dut.u_links.mem_q[n];
   end
 
   // ---------------------------------------------------------------------------------------
@@ -222,10 +239,17 @@ module fv_sched_queues #(
   // ---------------------------------------------------------------------------------------
   // Properties
   // ---------------------------------------------------------------------------------------
-  // The effective head of queue q: the link read by last cycle's dequeue, or the register.
+  // The effective head of queue q: the link read by last cycle's dequeue, the pending node
+  // when its queue had no other, or the register; the effective tail: the pending node, or
+  // the register.
   function automatic logic [EntW-1:0] eff_head(int unsigned q);
     if (dut_fwd_valid && 32'(dut_fwd_qid) == q) return dut_link_rdata;
+    if (dut_pend_head[q]) return dut_pend_entry;
     return dut_head[q];
+  endfunction
+  function automatic logic [NodeW-1:0] eff_tail(int unsigned q);
+    if (dut_pend_here[q]) return node_of(dut_pend_entry);
+    return dut_tail[q];
   endfunction
 
   always_comb begin
@@ -268,7 +292,7 @@ module fv_sched_queues #(
         if (len_q[q] != '0) begin
           assert (eff_head(q) == ref_q[q][0]);                          // i_head
           for (int unsigned i = 0; i < NumNodes; i++) begin
-            if (i + 1 == 32'(len_q[q])) assert (dut_tail[q] == node_of(ref_q[q][i]));  // i_tail
+            if (i + 1 == 32'(len_q[q])) assert (eff_tail(q) == node_of(ref_q[q][i]));  // i_tail
             if (i + 1 < 32'(len_q[q])) begin
               assert (dut_link[node_of(ref_q[q][i])] == ref_q[q][i+1]);  // i_link
             end
@@ -279,6 +303,21 @@ module fv_sched_queues #(
       end
       if (dut_fwd_valid) begin
         a_fwd_qid : assert (32'(dut_fwd_qid) < NumQueues && len_q[dut_fwd_qid] != '0);
+      end
+      // the pending node: its queue's last entry, its first when alone, and the register
+      // tail the node before it otherwise (the link write's address)
+      if (dut_pend) begin
+        i_pend_qid : assert (32'(dut_pend_qid) < NumQueues && len_q[dut_pend_qid] != '0);
+        for (int unsigned i = 0; i < NumNodes; i++) begin
+          if (i + 1 == 32'(len_q[dut_pend_qid])) begin
+            assert (ref_q[dut_pend_qid][i] == dut_pend_entry);              // i_pend_last
+          end
+          if (i + 2 == 32'(len_q[dut_pend_qid])) begin
+            assert (!dut_pend_head[dut_pend_qid] &&
+                    dut_tail[dut_pend_qid] == node_of(ref_q[dut_pend_qid][i]));  // i_pend_link
+          end
+        end
+        if (len_q[dut_pend_qid] == LenW'(1)) assert (dut_pend_head[dut_pend_qid]);  // i_pend_first
       end
     end
   end
@@ -310,6 +349,9 @@ module fv_sched_queues #(
       c_reenq_other_queue : cover (reenq && !enq_same);
       c_empty_enq_other   : cover (deq_i && enq && len_q[enq_qid] == '0 && enq_qid != deq_qid_i);
       c_contention        : cover (enq && $countones(enq_valid_i) >= 2);
+      c_pend_head_deq     : cover (deq_i && dut_pend_head[deq_qid_i]);
+      c_pend_tail_deq     : cover (deq_i && dut_pend_here[deq_qid_i] && !dut_pend_head[deq_qid_i]);
+      c_link_meet         : cover (fwd_hit && u_dut.lfwd_q);
       c_all_queued        : cover (32'(total_len) == NumNodes);
       c_all_in_one_queue  : cover (32'(len_q[NumQueues-1]) == NumNodes);
     end
