@@ -154,6 +154,11 @@ MUTANTS = [
     ("retx-not-cancelled", "rtl/qos/msg_handler.sv",
      "    if (m2_res)     rp_d[m2_tid_q]       = 1'b0;\n", "",
      "an ACK before the re-issue leaves the re-issue pending"),
+    ("tt-line-forward-lost", "rtl/qos/qos_engine.sv",
+     "assign tt_even  = ttf_even_q ? ttf_data_q : tt_even_ram;",
+     "assign tt_even  = (ttf_even_q && 1'b0) ? ttf_data_q : tt_even_ram;",
+     "the segmenter reads a descriptor line in the cycle it is written from its register and "
+     "gets the table's old word (the AXI slave's write-behind not forwarded)"),
     ("axi-starvation", "rtl/qos/qos_engine.sv",
      ".axi_starving_i  (axi_starving),", ".axi_starving_i  (1'b0),",
      "segmenter re-enqueues while the AXI slave's enqueue is starving"),
