@@ -57,23 +57,32 @@ module retx_timer
   // =======================================================================================
   // Per-entry state: left the engine (flip-flops), which port, issue cycles (RAMs)
   // =======================================================================================
+  // The flags are updated a cycle after the handshakes and writes that set them, from
+  // registers (`up_*`): the handshakes and the segmenter's PTT write end late in the cycle
+  // (stage 2's decision, the block leaving at once), and the flags are 2 x 1,024 flops. The
+  // decision of a cycle reads an entry whose flags miss only that register's update, and an
+  // update of that entry in that cycle (a handshake: `ev_hs_q`; a write: `ev_seqw_q`) rules
+  // the entry out of a timeout anyway (`FlagsBehind` checks this against flags written at
+  // once).
   logic [NumTids-1:0] sent_q, sent_d;
   logic [NumTids-1:0] via_pkt_q, via_pkt_d;
+  logic               up_blk_q, up_pkt_q, up_we_q, up_left_q;
+  tid_t               up_blk_tid_q, up_pkt_tid_q, up_waddr_q;
 
   always_comb begin
     sent_d    = sent_q;
     via_pkt_d = via_pkt_q;
-    if (blk_hs_i) begin
-      sent_d[blk_tid_i]    = 1'b1;
-      via_pkt_d[blk_tid_i] = 1'b0;
+    if (up_blk_q) begin
+      sent_d[up_blk_tid_q]    = 1'b1;
+      via_pkt_d[up_blk_tid_q] = 1'b0;
     end
-    if (pkt_hs_i) begin
-      sent_d[pkt_tid_i]    = 1'b1;
-      via_pkt_d[pkt_tid_i] = 1'b1;
+    if (up_pkt_q) begin
+      sent_d[up_pkt_tid_q]    = 1'b1;
+      via_pkt_d[up_pkt_tid_q] = 1'b1;
     end
     // A (re-)issue starts the entry afresh: it has not left unless it leaves now (stage-2
     // bypass). A handshake of the entry's previous block in the same cycle does not count.
-    if (ptt_we_i) sent_d[ptt_waddr_i] = ptt_we_left_i;
+    if (up_we_q) sent_d[up_waddr_q] = up_left_q;
   end
 
   stamp_t stamp_blk, stamp_pkt;
@@ -138,7 +147,8 @@ module retx_timer
   assign late     = via_pkt_q[ev_tid_q] ? late_pkt : late_blk;
 
   assign tmo_valid_o = ev_q && scan_on && ptt_valid_i[ev_tid_q] &&
-                       sent_q[ev_tid_q] && !retx_pend_i[ev_tid_q] && !ev_hs_q && late;
+                       sent_q[ev_tid_q] && !retx_pend_i[ev_tid_q] && !ev_hs_q && !ev_seqw_q &&
+                       late;
   assign tmo_tid_o   = ev_tid_q;
   assign tmo_seq_o   = ev_seq;
 
@@ -147,18 +157,32 @@ module retx_timer
   // =======================================================================================
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      now_q     <= '0;
-      sent_q    <= '0;
-      via_pkt_q <= '0;
+      now_q        <= '0;
+      sent_q       <= '0;
+      via_pkt_q    <= '0;
+      up_blk_q     <= 1'b0;
+      up_pkt_q     <= 1'b0;
+      up_we_q      <= 1'b0;
+      up_left_q    <= 1'b0;
+      up_blk_tid_q <= '0;
+      up_pkt_tid_q <= '0;
+      up_waddr_q   <= '0;
       ev_q      <= 1'b0;
       ev_tid_q  <= '0;
       ev_hs_q   <= 1'b0;
       ev_seqw_q <= 1'b0;
       ev_seq_q  <= '0;
     end else begin
-      now_q     <= now_q + stamp_t'(1);
-      sent_q    <= sent_d;
-      via_pkt_q <= via_pkt_d;
+      now_q        <= now_q + stamp_t'(1);
+      sent_q       <= sent_d;
+      via_pkt_q    <= via_pkt_d;
+      up_blk_q     <= blk_hs_i;
+      up_pkt_q     <= pkt_hs_i;
+      up_we_q      <= ptt_we_i;
+      up_left_q    <= ptt_we_left_i;
+      up_blk_tid_q <= blk_tid_i;
+      up_pkt_tid_q <= pkt_tid_i;
+      up_waddr_q   <= ptt_waddr_i;
       ev_q      <= 1'b1;
       ev_tid_q  <= ptr;
       ev_hs_q   <= (blk_hs_i && blk_tid_i == ptr) || (pkt_hs_i && pkt_tid_i == ptr);
@@ -174,6 +198,33 @@ module retx_timer
   `NI_ASSERT(LateIsAge, ev_q -> late == ((now_q - (via_pkt_q[ev_tid_q] ? stamp_pkt : stamp_blk)) >
                                          timeout_i[StampW-1:0]))
   `NI_ASSERT(BypassLeaves, ptt_we_left_i -> ptt_we_i && blk_hs_i && blk_tid_i == ptt_waddr_i)
+
+`ifndef SYNTHESIS
+  // The flags as they were written at once (in the cycle of the handshake or write): the
+  // decision's timeout is the one they give.
+  logic [NumTids-1:0] now_sent_q, now_via_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      now_sent_q <= '0;
+      now_via_q  <= '0;
+    end else begin
+      if (blk_hs_i) begin
+        now_sent_q[blk_tid_i] <= 1'b1;
+        now_via_q[blk_tid_i]  <= 1'b0;
+      end
+      if (pkt_hs_i) begin
+        now_sent_q[pkt_tid_i] <= 1'b1;
+        now_via_q[pkt_tid_i]  <= 1'b1;
+      end
+      if (ptt_we_i) now_sent_q[ptt_waddr_i] <= ptt_we_left_i;
+    end
+  end
+  logic now_tmo, now_late;
+  assign now_late = now_via_q[ev_tid_q] ? late_pkt : late_blk;
+  assign now_tmo  = ev_q && scan_on && ptt_valid_i[ev_tid_q] && now_sent_q[ev_tid_q] &&
+                    !retx_pend_i[ev_tid_q] && !ev_hs_q && now_late;
+  `NI_ASSERT(FlagsBehind, tmo_valid_o == now_tmo)
+`endif
 
 endmodule
 
