@@ -97,7 +97,7 @@ MUTANTS = [
            "pend_first_q <= empty_q;",
            "an enqueue to the queue whose last entry is dequeued links behind the leaving node"),
     Mutant("sq-pend-unseen", "sched_queues", "rtl/qos/sched_queues.sv",
-           "deq_tail = pend_here_q[deq_qid_i] ? pend_entry_q.node : tail_q[deq_qid_i];",
+           "deq_tail = pend_here[deq_qid_i] ? pend_entry.node : tail_q[deq_qid_i];",
            "deq_tail = tail_q[deq_qid_i];",
            "a dequeue does not see the node enqueued in the cycle before (still pending)"),
     Mutant("stat-two-as-one", "stat_counters", "rtl/common/stat_counters.sv",

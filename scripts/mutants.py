@@ -141,6 +141,11 @@ MUTANTS = [
     ("retries-off-by-one", "rtl/qos/msg_handler.sv",
      "64'(m1_entry_prev.retries) < max_retries_i;", "64'(m1_entry_prev.retries) <= max_retries_i;",
      "one re-issue more than MaxRetries"),
+    ("timer-write-unseen", "rtl/qos/retx_timer.sv",
+     "!retx_pend_i[ev_tid_q] && !ev_hs_q && !ev_seqw_q &&",
+     "!retx_pend_i[ev_tid_q] && !ev_hs_q && (!ev_seqw_q || 1'b1) &&",
+     "an entry written (issued again) in the cycle it is read is judged on the flags of its "
+     "previous block (the flags' update a cycle behind, not accounted for)"),
     ("timeout-early", "rtl/qos/retx_timer.sv",
      "assign late_blk = ((now_q - stamp_blk) > timeout_i[StampW-1:0]);\n"
      "  assign late_pkt = ((now_q - stamp_pkt) > timeout_i[StampW-1:0]);",

@@ -13,12 +13,13 @@
 // later and is forwarded as the head when the same queue is dequeued again in that cycle, so
 // back-to-back dequeues from one queue work at full rate.
 //
-// The enqueue is written behind: the granted node is held in a pending register for a cycle
-// and enters its queue's head, tail and link registers in the next, so the grant (decided
-// late, by every source's request) drives only that register and the empty flags, not the
-// 34 heads or the link RAM's write address. The dequeue side reads the queues as if the
-// pending node were in (the effective head and tail), so what the ports show is cycle for
-// cycle what it was with the enqueue written at once (the proof and the lockstep test
+// The enqueue is written behind: each source's grant and request are registered as they
+// come, and the granted node enters its queue's head, tail, link and empty flag in the next
+// cycle, picked from those registers. The grant (decided late, by every source's request)
+// then drives one gate before a register, not the 34 heads, the empty flags or the link
+// RAM's write address. The dequeue side and `nonempty_o` read the queues as if the pending
+// node were in (the effective head, tail and empty flags), so what the ports show is cycle
+// for cycle what it was with the enqueue written at once (the proof and the lockstep test
 // compare with that model). A dequeue that reads the link of the node the pending one is
 // linked behind, in the cycle that link is written, takes the pending node instead of the
 // RAM's old word.
@@ -58,38 +59,45 @@ module sched_queues #(
   // ---------------------------------------------------------------------------------------
   entry_t [NumQueues-1:0]            head_q, head_d;
   logic   [NumQueues-1:0][NodeW-1:0] tail_q, tail_d;
-  logic   [NumQueues-1:0]            empty_q, empty_d;
+  logic   [NumQueues-1:0]            empty_q, empty_d;  // (without the pending node)
   logic                              fwd_valid_q, fwd_valid_d;  // a link read is in flight
   logic   [QidW-1:0]                 fwd_qid_q, fwd_qid_d;      // ... for this queue
   entry_t                            link_rdata;                // the link read last cycle
   entry_t                            link_eff;                  // ... or the node it met
-  // The pending enqueue (granted last cycle, entering head/tail/link this cycle)
-  logic                              pend_q;
-  logic   [QidW-1:0]                 pend_qid_q;
-  entry_t                            pend_entry_q;
-  logic   [NumQueues-1:0]            pend_here_q;   // one-hot of pend_qid_q, 0 if none
+  // The pending enqueue (granted last cycle, entering head/tail/link this cycle): each
+  // source's grant and request registered as they came (the grant is one gate after the
+  // sources' valids; the request is the source's own), picked from the registers here.
+  logic   [NumSrc-1:0]                 pg_q;    // source s was granted last cycle
+  logic   [NumSrc-1:0][NumQueues-1:0]  phot_q;  // ... into queue q (0 when not granted)
+  logic   [NumSrc-1:0][QidW-1:0]       pqid_q;
+  entry_t [NumSrc-1:0]                 pent_q;
+  logic                              pend;          // a node is pending
+  logic   [QidW-1:0]                 pend_qid;      // ... for this queue
+  entry_t                            pend_entry;
+  logic   [NumQueues-1:0]            pend_here;     // one-hot of pend_qid, 0 if none
   logic   [NumQueues-1:0]            pend_first_q, pend_first_d;  // queue had no node before
   logic                              lfwd_q;        // the link read met the pending link write
   entry_t                            lfwd_entry_q;  // ... which wrote this entry
 
   // ---------------------------------------------------------------------------------------
-  // Enqueue arbitration: fixed priority, lowest source index first
+  // Enqueue arbitration: fixed priority, lowest source index first. The granted source's
+  // request is picked only from the pending registers (next cycle); `enq_valid`, `enq_qid`
+  // and `enq_node` (this cycle's pick) serve the assertions.
   // ---------------------------------------------------------------------------------------
   logic             enq_valid;
   logic [QidW-1:0]  enq_qid;
-  entry_t           enq_entry;
+  logic [NodeW-1:0] enq_node;
 
   always_comb begin
     enq_ready_o = '0;
     enq_valid   = 1'b0;
     enq_qid     = '0;
-    enq_entry   = '0;
+    enq_node    = '0;
     for (int s = NumSrc - 1; s >= 0; s--) begin
       if (enq_valid_i[s]) begin
-        enq_valid       = 1'b1;
-        enq_qid         = enq_qid_i[s];
-        enq_entry.node  = enq_node_i[s];
-        enq_entry.first = enq_first_i[s];
+        enq_valid = 1'b1;
+        enq_qid   = enq_qid_i[s];
+        enq_node  = enq_node_i[s];
       end
     end
     for (int s = 0; s < NumSrc; s++) begin
@@ -105,25 +113,40 @@ module sched_queues #(
   // ---------------------------------------------------------------------------------------
   // The pending node is the head of its queue when the queue had none before it, and always
   // its tail.
+  always_comb begin
+    pend       = |pg_q;
+    pend_qid   = '0;
+    pend_entry = '0;
+    pend_here  = '0;
+    for (int unsigned s = 0; s < NumSrc; s++) begin
+      pend_qid   = pend_qid | (pg_q[s] ? pqid_q[s] : '0);
+      pend_entry = pend_entry | (pg_q[s] ? pent_q[s] : '0);
+      pend_here  = pend_here | phot_q[s];
+    end
+  end
+
   entry_t               deq_head;
   logic   [NodeW-1:0]   deq_tail;
   logic                 deq_last;
   logic   [NumQueues-1:0] pend_head;  // the pending node is queue q's head
 
   assign link_eff  = lfwd_q ? lfwd_entry_q : link_rdata;
-  assign pend_head = pend_here_q & pend_first_q;
+  assign pend_head = pend_here & pend_first_q;
 
   always_comb begin
     deq_head = head_q[deq_qid_i];
-    if (pend_head[deq_qid_i]) deq_head = pend_entry_q;
+    if (pend_head[deq_qid_i]) deq_head = pend_entry;
     if (fwd_valid_q && fwd_qid_q == deq_qid_i) deq_head = link_eff;
-    deq_tail = pend_here_q[deq_qid_i] ? pend_entry_q.node : tail_q[deq_qid_i];
+    deq_tail = pend_here[deq_qid_i] ? pend_entry.node : tail_q[deq_qid_i];
   end
 
   assign deq_last    = (deq_head.node == deq_tail);
   assign deq_node_o  = deq_head.node;
   assign deq_first_o = deq_head.first;
-  assign nonempty_o  = ~empty_q;
+  // Exact empty flags: the registers, less the pending node's queue.
+  logic [NumQueues-1:0] empty_eff;
+  assign empty_eff   = empty_q & ~pend_here;
+  assign nonempty_o  = ~empty_eff;
 
   // ---------------------------------------------------------------------------------------
   // Next state
@@ -133,26 +156,18 @@ module sched_queues #(
   logic             link_re;
   logic [NodeW-1:0] link_raddr;
 
-  // Each queue's registers are updated from its own select lines: whether this cycle's
-  // enqueue is into it (every source's queue id decoded side by side with the grant, so
-  // the decode does not wait for the grant and the id's mux) and whether the dequeue is
-  // from it, instead of decoding the granted id and reading `empty_q` back through it
-  // (`EnqHereIsGrant` keeps the decoded form). Written as vector operations: a simulation
-  // model evaluates them as a few word operations, not as a loop over the queues.
+  // Each queue's registers are updated from its own select lines: whether the pending node
+  // enters it (each source's queue id decoded into its pending register, `phot_q`) and
+  // whether the dequeue is from it. Written as vector operations: a simulation model
+  // evaluates them as a few word operations, not as a loop over the queues.
   logic [NumSrc-1:0]    enq_grant;
-  logic [NumQueues-1:0] enq_here, deq_here;
-  always_comb begin
-    enq_grant = enq_valid_i & enq_ready_o;
-    enq_here  = '0;
-    for (int unsigned s = 0; s < NumSrc; s++) begin
-      enq_here = enq_here | (enq_grant[s] ? NumQueues'(1'b1) << enq_qid_i[s] : '0);
-    end
-    deq_here = deq_i ? NumQueues'(1'b1) << deq_qid_i : '0;
-  end
+  logic [NumQueues-1:0] deq_here;
+  assign enq_grant = enq_valid_i & enq_ready_o;
+  assign deq_here  = deq_i ? NumQueues'(1'b1) << deq_qid_i : '0;
 
   // Queues with no node at the end of this cycle but for this cycle's enqueue: the one
   // entering one of them is its head (an empty queue, or the one whose last node leaves now).
-  assign pend_first_d = empty_q | (deq_here & {NumQueues{deq_last}});
+  assign pend_first_d = empty_eff | (deq_here & {NumQueues{deq_last}});
 
   always_comb begin
     head_d      = head_q;
@@ -160,8 +175,8 @@ module sched_queues #(
     fwd_valid_d = deq_i && !deq_last;
     fwd_qid_d   = (deq_i && !deq_last) ? deq_qid_i : fwd_qid_q;
     // the pending node is linked behind its queue's tail unless it is the queue's head
-    link_we     = |(pend_here_q & ~pend_first_q);
-    link_waddr  = tail_q[pend_qid_q];
+    link_we     = |(pend_here & ~pend_first_q);
+    link_waddr  = tail_q[pend_qid];
     link_re     = deq_i && !deq_last;
     link_raddr  = deq_head.node;
 
@@ -169,12 +184,12 @@ module sched_queues #(
     if (fwd_valid_q) head_d[fwd_qid_q] = link_eff;
     // The pending node enters its queue: its tail, and its head if it had none.
     for (int unsigned q = 0; q < NumQueues; q++) begin
-      if (pend_head[q])   head_d[q] = pend_entry_q;
-      if (pend_here_q[q]) tail_d[q] = pend_entry_q.node;
+      if (pend_head[q])   head_d[q] = pend_entry;
+      if (pend_here[q]) tail_d[q] = pend_entry.node;
     end
-    // The empty flags are exact at once: the queue whose last node leaves is empty unless
-    // one enters.
-    empty_d = pend_first_d & ~enq_here;
+    // The pending node counts in the registers from the next cycle (in `empty_eff` in this
+    // one); this cycle's enqueue is pending then.
+    empty_d = pend_first_d;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -184,10 +199,10 @@ module sched_queues #(
       empty_q      <= '1;
       fwd_valid_q  <= 1'b0;
       fwd_qid_q    <= '0;
-      pend_q       <= 1'b0;
-      pend_qid_q   <= '0;
-      pend_entry_q <= '0;
-      pend_here_q  <= '0;
+      pg_q         <= '0;
+      phot_q       <= '0;
+      pqid_q       <= '0;
+      pent_q       <= '0;
       pend_first_q <= '0;
       lfwd_q       <= 1'b0;
       lfwd_entry_q <= '0;
@@ -197,14 +212,16 @@ module sched_queues #(
       empty_q      <= empty_d;
       fwd_valid_q  <= fwd_valid_d;
       fwd_qid_q    <= fwd_qid_d;
-      pend_q       <= enq_valid;
-      pend_qid_q   <= enq_qid;
-      pend_entry_q <= enq_entry;
-      pend_here_q  <= enq_here;
+      pg_q         <= enq_grant;
+      for (int unsigned s = 0; s < NumSrc; s++) begin
+        phot_q[s] <= enq_grant[s] ? NumQueues'(1'b1) << enq_qid_i[s] : '0;
+        pqid_q[s] <= enq_qid_i[s];
+        pent_q[s] <= '{first: enq_first_i[s], node: enq_node_i[s]};
+      end
       pend_first_q <= pend_first_d;
       if (link_re) begin
         lfwd_q       <= link_we && (link_waddr == link_raddr);
-        lfwd_entry_q <= pend_entry_q;
+        lfwd_entry_q <= pend_entry;
       end
     end
   end
@@ -216,7 +233,7 @@ module sched_queues #(
     .clk_i  (clk_i),
     .we_i   (link_we),
     .waddr_i(link_waddr),
-    .wdata_i(pend_entry_q),
+    .wdata_i(pend_entry),
     .re_i   (link_re),
     .raddr_i(link_raddr),
     .rdata_o(link_rdata)
@@ -225,17 +242,14 @@ module sched_queues #(
   // ---------------------------------------------------------------------------------------
   // Assertions
   // ---------------------------------------------------------------------------------------
-  `NI_ASSERT(DeqNotEmpty, deq_i -> !empty_q[deq_qid_i])
+  `NI_ASSERT(DeqNotEmpty, deq_i -> !empty_eff[deq_qid_i])
   `NI_ASSERT(DeqQidInRange, deq_i -> (32'(deq_qid_i) < NumQueues))
   `NI_ASSERT(EnqQidInRange, enq_valid -> (32'(enq_qid) < NumQueues))
   `NI_ASSERT_ONEHOT0(OneGrant, enq_ready_o & enq_valid_i)
-  `NI_ASSERT(EnqHereIsGrant, enq_here == (enq_valid ? NumQueues'(1'b1) << enq_qid : '0) &&
-                             deq_here == (deq_i ? NumQueues'(1'b1) << deq_qid_i : '0))
-  // The pending enqueue: its one-hot is its queue id, and its queue counts it (not empty); a
-  // queue whose link read is in flight had two nodes or more when it was read, so the
-  // pending node is not its head.
-  `NI_ASSERT(PendHereIsQid, pend_here_q == (pend_q ? NumQueues'(1'b1) << pend_qid_q : '0))
-  `NI_ASSERT(PendQueueNotEmpty, pend_q -> !empty_q[pend_qid_q])
+  // The pending enqueue: one source's, its one-hot is its queue id; a queue whose link read
+  // is in flight had two nodes or more when it was read, so the pending node is not its head.
+  `NI_ASSERT_ONEHOT0(PendOneSource, pg_q)
+  `NI_ASSERT(PendHereIsQid, pend_here == (pend ? NumQueues'(1'b1) << pend_qid : '0))
   `NI_ASSERT(FwdNotPendHead, fwd_valid_q -> !pend_head[fwd_qid_q])
 
 `ifndef SYNTHESIS
@@ -252,13 +266,13 @@ module sched_queues #(
       queued_q <= '0;
     end else begin
       if (deq_i)     queued_q[deq_head.node]  <= 1'b0;
-      if (enq_valid) queued_q[enq_entry.node] <= 1'b1;
+      if (enq_valid) queued_q[enq_node] <= 1'b1;
     end
   end
-  assign enq_node_queued = queued_q[enq_entry.node];
+  assign enq_node_queued = queued_q[enq_node];
   assign deq_node_queued = queued_q[deq_head.node];
   `NI_ASSERT(NoDoubleEnqueue,
-          enq_valid -> (!enq_node_queued || (deq_i && deq_head.node == enq_entry.node)))
+          enq_valid -> (!enq_node_queued || (deq_i && deq_head.node == enq_node)))
   `NI_ASSERT(DeqNodeQueued, deq_i -> deq_node_queued)
 `endif
 

@@ -25,7 +25,7 @@
 //   none returned twice or from another queue)
 //   every node is in at most one shadow list, exactly when `where` says it is queued
 //                                                                        (no node in two queues)
-//   invariants: empty_q, the effective tail (tail_q or the pending node), the effective head
+//   invariants: the effective empty flags, the effective tail (tail_q or the pending node), the effective head
 //   (head_q, the pending node, or the forwarded link) and every link between two queued
 //   nodes (the RAM's, or the pending link write's) equal the shadow; the pending node is
 //   its queue's last, the first when its queue had no other, and tail_q is the node before
@@ -92,14 +92,14 @@ module fv_sched_queues #(
 
   assign dut_head       = u_dut.head_q;
   assign dut_tail       = u_dut.tail_q;
-  assign dut_empty      = u_dut.empty_q;
+  assign dut_empty      = u_dut.empty_eff;  // (the registers less the pending node)
   assign dut_fwd_valid  = u_dut.fwd_valid_q;
   assign dut_fwd_qid    = u_dut.fwd_qid_q;
   assign dut_link_rdata = u_dut.link_eff;  // the RAM's read, or the pending write it met
-  assign dut_pend       = u_dut.pend_q;
-  assign dut_pend_qid   = u_dut.pend_qid_q;
-  assign dut_pend_entry = u_dut.pend_entry_q;
-  assign dut_pend_here  = u_dut.pend_here_q;
+  assign dut_pend       = u_dut.pend;
+  assign dut_pend_qid   = u_dut.pend_qid;
+  assign dut_pend_entry = u_dut.pend_entry;
+  assign dut_pend_here  = u_dut.pend_here;
   assign dut_pend_head  = u_dut.pend_head;
   assign dut_link_we    = u_dut.link_we;
   assign dut_link_waddr = u_dut.link_waddr;
