@@ -120,7 +120,7 @@ module sched_queues #(
     pend_here  = '0;
     for (int unsigned s = 0; s < NumSrc; s++) begin
       pend_qid   = pend_qid | (pg_q[s] ? pqid_q[s] : '0);
-      pend_entry = pend_entry | (pg_q[s] ? pent_q[s] : '0);
+      pend_entry = pend_entry | (pg_q[s] ? pent_q[s] : entry_t'('0));
       pend_here  = pend_here | phot_q[s];
     end
   end
