@@ -109,7 +109,7 @@ module sched_queues #(
   end
 
   // ---------------------------------------------------------------------------------------
-  // Dequeue: effective head (forwarded link or head register)
+  // Dequeue: effective head (forwarded link, pending node or head register) and tail
   // ---------------------------------------------------------------------------------------
   // The pending node is the head of its queue when the queue had none before it, and always
   // its tail.
@@ -184,7 +184,7 @@ module sched_queues #(
     if (fwd_valid_q) head_d[fwd_qid_q] = link_eff;
     // The pending node enters its queue: its tail, and its head if it had none.
     for (int unsigned q = 0; q < NumQueues; q++) begin
-      if (pend_head[q])   head_d[q] = pend_entry;
+      if (pend_head[q]) head_d[q] = pend_entry;
       if (pend_here[q]) tail_d[q] = pend_entry.node;
     end
     // The pending node counts in the registers from the next cycle (in `empty_eff` in this
