@@ -5,12 +5,19 @@
 // FIFOs (512, 64 and 16 entries); the read allocator's enqueue FIFO; the receive unit's
 // response FIFO. A pop of an empty FIFO or a push into a full one without a simultaneous pop
 // is an error (asserted).
+//
+// With `RegHead`, the head and the empty flag are registers (`head_q`, `empty_q`) loaded with
+// what `mem_q[rd_ptr_q]` and `count_q == 0` will be: a consumer's logic then starts at a
+// register instead of the pointer's read of the array and the count's compare; the pop (and
+// push) of a cycle go through one more choice before the registers. The ports behave the
+// same cycle for cycle (`HeadIsOldest`, `EmptyIsCount`).
 `default_nettype none
 `include "ni_assert.svh"
 
 module sync_fifo #(
   parameter int unsigned Depth = 8,
   parameter int unsigned Width = 8,
+  parameter bit          RegHead = 1'b0,  // head and empty flag from registers
   localparam int unsigned PtrW = (Depth > 1) ? $clog2(Depth) : 1,
   localparam int unsigned CntW = $clog2(Depth + 1)
 ) (
@@ -51,8 +58,30 @@ module sync_fifo #(
     if (push_i) mem_q[wr_ptr_q] <= push_data_i;
   end
 
-  assign head_o  = mem_q[rd_ptr_q];
-  assign empty_o = (count_q == '0);
+  if (RegHead) begin : g_reg_head
+    logic [Width-1:0] head_q;
+    logic             empty_q;
+    logic             last;  // the FIFO holds one entry or none before this cycle's push
+    assign last = (count_q == '0) || (count_q == CntW'(1'b1) && pop_i);
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        head_q  <= '0;
+        empty_q <= 1'b1;
+      end else begin
+        // (a pop of the last entry with no push leaves the head as it was: unread)
+        if (push_i && last) head_q <= push_data_i;
+        else if (pop_i)     head_q <= mem_q[ptr_inc(rd_ptr_q)];
+        empty_q <= last && !push_i;
+      end
+    end
+    assign head_o  = head_q;
+    assign empty_o = empty_q;
+    `NI_ASSERT(HeadIsOldest, !empty_q -> head_q == mem_q[rd_ptr_q])
+    `NI_ASSERT(EmptyIsCount, empty_q == (count_q == '0))
+  end else begin : g_ram_head
+    assign head_o  = mem_q[rd_ptr_q];
+    assign empty_o = (count_q == '0);
+  end
   assign full_o  = (32'(count_q) == Depth);
   assign count_o = count_q;
 

@@ -133,9 +133,12 @@ module axi_slave
   logic unused_aw;
   assign unused_aw = ^s_axi_awaddr_i[AxiAddrW-1:20];
 
+  // The head and empty flag from registers (sync_fifo RegHead): the W beat's decision starts
+  // at them.
   sync_fifo #(
-    .Depth(8),
-    .Width($bits(aw_t))
+    .Depth  (8),
+    .Width  ($bits(aw_t)),
+    .RegHead(1'b1)
   ) u_aw_fifo (
     .clk_i      (clk_i),
     .rst_ni     (rst_ni),

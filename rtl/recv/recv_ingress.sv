@@ -239,9 +239,12 @@ module recv_ingress
     .count_o    (unused_line_cnt)
   );
 
+  // The head and empty flag from registers: recv_proc's decision and the context table's
+  // lookup start at them (sync_fifo RegHead).
   sync_fifo #(
-    .Depth(DescDepth),
-    .Width($bits(recv_desc_t))
+    .Depth  (DescDepth),
+    .Width  ($bits(recv_desc_t)),
+    .RegHead(1'b1)
   ) u_desc (
     .clk_i      (clk_i),
     .rst_ni     (rst_ni),

@@ -11,6 +11,7 @@
 module fv_sync_fifo #(
   parameter int unsigned Depth = 4,
   parameter int unsigned Width = 4,
+  parameter bit          RegHead = 1'b0,
   localparam int unsigned PtrW = (Depth > 1) ? $clog2(Depth) : 1,
   localparam int unsigned CntW = $clog2(Depth + 1)
 ) (
@@ -26,8 +27,9 @@ module fv_sync_fifo #(
   logic [CntW-1:0]  count;
 
   sync_fifo #(
-    .Depth(Depth),
-    .Width(Width)
+    .Depth  (Depth),
+    .Width  (Width),
+    .RegHead(RegHead)
   ) u_dut (
     .clk_i      (clk_i),
     .rst_ni     (rst_ni),
