@@ -86,26 +86,37 @@ module fifo_ram #(
     // Two entries that take, after this cycle's pop, the RAM read arriving (older) and a
     // bypassed push (newer) in the same cycle. A push bypasses the RAM when the RAM holds
     // nothing (everything older is here or arriving) and there is room after the arrival.
-    logic [1:0][Width-1:0] st_q, st_d;  // [0]: the head
-    logic [1:0]            cnt_q, cnt_d;
-    assign byp = push_i && (ram_cnt_q == '0) &&
-                 ((32'(cnt_q) - (pop_i ? 32'd1 : 32'd0) + (rd_q ? 32'd1 : 32'd0)) < 32'd2);
+    // The next stage is made for both outcomes of the pop (which the consumer decides late
+    // in the cycle) and picked by it: the pop is one choice before the registers, not the
+    // select of where the arrivals go.
+    logic [1:0][Width-1:0]      st_q, st_d;  // [0]: the head
+    logic [1:0]                 cnt_q, cnt_d;
+    logic [1:0][1:0][Width-1:0] st_if;       // [p]: the stage if pop_i == p
+    logic [1:0][1:0]            cnt_if;
+    logic [1:0]                 byp_if;
     always_comb begin
-      st_d  = st_q;
-      cnt_d = cnt_q;
-      if (pop_i) begin
-        st_d[0] = st_q[1];
-        cnt_d   = cnt_d - 2'd1;
-      end
-      if (rd_q) begin
-        st_d[cnt_d[0]] = ram_rdata;
-        cnt_d          = cnt_d + 2'd1;
-      end
-      if (byp) begin
-        st_d[cnt_d[0]] = push_data_i;
-        cnt_d          = cnt_d + 2'd1;
+      for (int unsigned p = 0; p < 2; p++) begin
+        byp_if[p] = push_i && (ram_cnt_q == '0) &&
+                    ((32'(cnt_q) - p + (rd_q ? 32'd1 : 32'd0)) < 32'd2);
+        st_if[p]  = st_q;
+        cnt_if[p] = cnt_q;
+        if (p == 1) begin
+          st_if[p][0] = st_q[1];
+          cnt_if[p]   = cnt_if[p] - 2'd1;
+        end
+        if (rd_q) begin
+          st_if[p][cnt_if[p][0]] = ram_rdata;
+          cnt_if[p]              = cnt_if[p] + 2'd1;
+        end
+        if (byp_if[p]) begin
+          st_if[p][cnt_if[p][0]] = push_data_i;
+          cnt_if[p]              = cnt_if[p] + 2'd1;
+        end
       end
     end
+    assign byp   = pop_i ? byp_if[1] : byp_if[0];
+    assign st_d  = pop_i ? st_if[1] : st_if[0];
+    assign cnt_d = pop_i ? cnt_if[1] : cnt_if[0];
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) cnt_q <= '0;
       else         cnt_q <= cnt_d;

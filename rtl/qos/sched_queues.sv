@@ -76,6 +76,10 @@ module sched_queues #(
   entry_t                            pend_entry;
   logic   [NumQueues-1:0]            pend_here;     // one-hot of pend_qid, 0 if none
   logic   [NumQueues-1:0]            pend_first_q, pend_first_d;  // queue had no node before
+  // Whether each queue's head register is its tail register (one node, while not empty),
+  // kept as they change, so that a dequeue's "last node" is a pick of one bit by the queue
+  // id instead of a compare after the pick of the head and the tail (`LastIsCompare`).
+  logic   [NumQueues-1:0]            one_q, one_d;
   logic                              lfwd_q;        // the link read met the pending link write
   entry_t                            lfwd_entry_q;  // ... which wrote this entry
 
@@ -140,7 +144,13 @@ module sched_queues #(
     deq_tail = pend_here[deq_qid_i] ? pend_entry.node : tail_q[deq_qid_i];
   end
 
-  assign deq_last    = (deq_head.node == deq_tail);
+  // The queue read by last cycle's dequeue has the link as its head: its compare with that
+  // queue's tail is made on the queue named by the register, beside the dequeue's pick.
+  logic       fwd_last;
+  logic [NumQueues-1:0] last_vec;  // per queue: its (non-forwarded) head is its last node
+  assign fwd_last = link_eff.node == (pend_here[fwd_qid_q] ? pend_entry.node : tail_q[fwd_qid_q]);
+  assign last_vec = (pend_here & pend_first_q) | (~pend_here & one_q);
+  assign deq_last = (fwd_valid_q && fwd_qid_q == deq_qid_i) ? fwd_last : last_vec[deq_qid_i];
   assign deq_node_o  = deq_head.node;
   assign deq_first_o = deq_head.first;
   // Exact empty flags: the registers, less the pending node's queue.
@@ -190,6 +200,7 @@ module sched_queues #(
     // The pending node counts in the registers from the next cycle (in `empty_eff` in this
     // one); this cycle's enqueue is pending then.
     empty_d = pend_first_d;
+    for (int unsigned q = 0; q < NumQueues; q++) one_d[q] = (head_d[q].node == tail_d[q]);
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -197,6 +208,7 @@ module sched_queues #(
       head_q       <= '0;
       tail_q       <= '0;
       empty_q      <= '1;
+      one_q        <= '1;
       fwd_valid_q  <= 1'b0;
       fwd_qid_q    <= '0;
       pg_q         <= '0;
@@ -210,6 +222,7 @@ module sched_queues #(
       head_q       <= head_d;
       tail_q       <= tail_d;
       empty_q      <= empty_d;
+      one_q        <= one_d;
       fwd_valid_q  <= fwd_valid_d;
       fwd_qid_q    <= fwd_qid_d;
       pg_q         <= enq_grant;
@@ -249,6 +262,13 @@ module sched_queues #(
   // The pending enqueue: one source's, its one-hot is its queue id; a queue whose link read
   // is in flight had two nodes or more when it was read, so the pending node is not its head.
   `NI_ASSERT_ONEHOT0(PendOneSource, pg_q)
+  // The kept head-is-tail bits, and the dequeue's last node from them, are the compares.
+  logic [NumQueues-1:0] one_cmp;
+  always_comb begin
+    for (int unsigned q = 0; q < NumQueues; q++) one_cmp[q] = (head_q[q].node == tail_q[q]);
+  end
+  `NI_ASSERT(OneIsCompare, one_q == one_cmp)
+  `NI_ASSERT(LastIsCompare, deq_i -> deq_last == (deq_head.node == deq_tail))
   `NI_ASSERT(PendHereIsQid, pend_here == (pend ? NumQueues'(1'b1) << pend_qid : '0))
   `NI_ASSERT(FwdNotPendHead, fwd_valid_q -> !pend_head[fwd_qid_q])
 
