@@ -182,6 +182,13 @@ MUTANTS = [
      "assign ackmd_wdata_o.res_tog  = ack_cur.res_tog ^",
      "assign ackmd_wdata_o.res_tog  = ack_cur.res_tog | 16'd0 &",
      "a resolve does not free its TID slot in the transfer's toggles"),
+    ("ack-forward-lost", "rtl/qos/msg_handler.sv",
+     "assign ack_fwd  = ackp_we_q && ackf_q;", "assign ack_fwd  = ackp_we_q && ackf_q && 1'b0;",
+     "M2 reads a transfer's ACK metadata without the resolve of the cycle before (the select "
+     "compared in M1 not used)"),
+    ("park-forward-lost", "rtl/qos/msg_handler.sv",
+     "assign park_fwd = parkp_we_q && parkf_q;", "assign park_fwd = parkp_we_q && parkf_q && 1'b0;",
+     "M2 reads a transfer's park record without the segmenter's park of the cycle before"),
     ("has-next-on-last", "rtl/qos/transfer_segmenter.sv",
      "s2_desc.has_next  = k_cm && !is_last;", "s2_desc.has_next  = k_cm;",
      "has_next set on the last block of a flow"),

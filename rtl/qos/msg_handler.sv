@@ -198,13 +198,21 @@ module msg_handler
   // =======================================================================================
   // M2: resolve
   // =======================================================================================
-  // previous-cycle writes the RAM reads of M1 did not see
+  // Previous-cycle writes the RAM reads of M1 did not see. Whether one is M2's transfer is
+  // compared in M1, against the transfer M1 reads (the entry before the segmenter's write of
+  // this cycle, which is a re-issue: same transfer) and registered (`ackf_q`, `parkf_q`):
+  // M2's metadata then comes through one mux from registers and the RAM outputs instead of
+  // an 11-bit compare and the mux. The increment of the forwarded count is registered with
+  // the write it belongs to (`ackp_inc_q`), so the count's carry chain is not behind the
+  // mux either (`AckFwdIsCompare`, `ParkFwdIsCompare`, `ResolvedIsInc`).
   logic     ackp_we_q;
-  xfer_t    ackp_waddr_q;
   ack_md_t  ackp_wdata_q;
+  cnt_t     ackp_inc_q;
+  logic     ackf_q;
   logic     parkp_we_q;
-  xfer_t    parkp_waddr_q;
   park_md_t parkp_wdata_q;
+  logic     parkf_q;
+  logic     ack_fwd, park_fwd;
 
   ack_md_t  ack_cur;
   park_md_t park_cur;
@@ -218,12 +226,10 @@ module msg_handler
 
   assign x = m2_e_q.xfer;
 
-  always_comb begin
-    ack_cur = ackmd_rdata_i;
-    if (ackp_we_q && ackp_waddr_q == x) ack_cur = ackp_wdata_q;
-    park_cur = park_rdata_i;
-    if (parkp_we_q && parkp_waddr_q == x) park_cur = parkp_wdata_q;
-  end
+  assign ack_fwd  = ackp_we_q && ackf_q;
+  assign park_fwd = parkp_we_q && parkf_q;
+  assign ack_cur  = ack_fwd ? ackp_wdata_q : ackmd_rdata_i;
+  assign park_cur = park_fwd ? parkp_wdata_q : park_rdata_i;
 
   // A NACK or timeout with retries left re-issues the block; everything else resolves it.
   assign m2_retx = m2_nack_q && m2_left_q;
@@ -233,7 +239,7 @@ module msg_handler
   assign rq_o.tid  = m2_tid_q;
   assign rq_o.e    = m2_e_q;
 
-  assign resolved_new = ack_cur.resolved + cnt_t'(1);
+  assign resolved_new = ack_fwd ? ackp_inc_q : ackmd_rdata_i.resolved + cnt_t'(1);
   // The completion tests from the stored count, without the increment's carry chain in
   // front of the compare (`ResolvedWithoutCarry`).
   assign last_res      = sum_is(ack_cur.resolved, cnt_t'(1), m2_e_q.target);
@@ -366,11 +372,12 @@ module msg_handler
       segp_waddr_q  <= '0;
       segp_wdata_q  <= '0;
       ackp_we_q     <= 1'b0;
-      ackp_waddr_q  <= '0;
       ackp_wdata_q  <= '0;
+      ackp_inc_q    <= '0;
+      ackf_q        <= 1'b0;
       parkp_we_q    <= 1'b0;
-      parkp_waddr_q <= '0;
       parkp_wdata_q <= '0;
+      parkf_q       <= 1'b0;
       m3_enq_q      <= 1'b0;
       m3_qid_q      <= '0;
       m3_node_q     <= '0;
@@ -394,11 +401,12 @@ module msg_handler
       segp_waddr_q  <= seg_ptt_waddr_i;
       segp_wdata_q  <= seg_ptt_wdata_i;
       ackp_we_q     <= ackmd_we_o;
-      ackp_waddr_q  <= ackmd_waddr_o;
       ackp_wdata_q  <= ackmd_wdata_o;
+      ackp_inc_q    <= resolved_new + cnt_t'(1);
+      ackf_q        <= (ackmd_waddr_o == m1_entry_prev.xfer);
       parkp_we_q    <= seg_park_we_i;
-      parkp_waddr_q <= seg_park_waddr_i;
       parkp_wdata_q <= seg_park_wdata_i;
+      parkf_q       <= (seg_park_waddr_i == m1_entry_prev.xfer);
       m3_enq_q      <= wake_own || wake_ctrl;
       m3_qid_q      <= wake_ctrl ? qid_t'(QCtrl) : m2_e_q.own_qid;
       m3_node_q     <= x;
@@ -424,6 +432,22 @@ module msg_handler
   `NI_ASSERT(NoRequestTwice, rq_push_o -> !rp_q[m2_tid_q])
   // M2's re-issues-left flag is the compare of its entry against MaxRetries as it was in M1.
 `ifndef SYNTHESIS
+  // The forward selects compared in M1 are the compares of the write addresses with M2's
+  // transfer (when M2 holds a response: its transfer is M1's read), and the registered
+  // increment is the forwarded count plus one.
+  xfer_t ackp_waddr_q, parkp_waddr_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      ackp_waddr_q  <= '0;
+      parkp_waddr_q <= '0;
+    end else begin
+      ackp_waddr_q  <= ackmd_waddr_o;
+      parkp_waddr_q <= seg_park_waddr_i;
+    end
+  end
+  `NI_ASSERT(AckFwdIsCompare, m2_rsp_q -> ack_fwd == (ackp_we_q && ackp_waddr_q == x))
+  `NI_ASSERT(ParkFwdIsCompare, m2_rsp_q -> park_fwd == (parkp_we_q && parkp_waddr_q == x))
+  `NI_ASSERT(ResolvedIsInc, resolved_new == ack_cur.resolved + cnt_t'(1))
   logic [63:0] max_retries_m1_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) max_retries_m1_q <= '0;

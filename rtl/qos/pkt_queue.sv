@@ -15,6 +15,7 @@ module pkt_queue
   input  logic         clk_i,
   input  logic         rst_ni,
   input  logic         wr_i,
+  input  logic         wr_offer_i,  // wr_i may come this cycle (decided earlier than wr_i)
   input  pkt_body_t    wr_body_i,
   output logic         full_o,
   output logic         pkt_valid_o,
@@ -50,16 +51,19 @@ module pkt_queue
     .count_o    (unused_count)
   );
 
-  // The XOR trees of a packet being written (what is offered without wr_i is not stored; in
-  // simulation the trees are then not evaluated).
+  // The XOR trees of a packet that may be written: what is offered without wr_i is not
+  // stored. In simulation the trees are evaluated only then; in the netlist the gate is
+  // `wr_offer_i`, decided from stage 2's registers, not `wr_i`, the end of stage 2's decision
+  // (the trees and the queue's RAM inputs do not wait for it).
   always_comb begin
     wr_entry = '{crc_partial: '0, body: wr_body_i};
-    if (wr_i) wr_entry.crc_partial = crc32_partial(wr_body_i);
+    if (wr_offer_i) wr_entry.crc_partial = crc32_partial(wr_body_i);
   end
   assign pkt_valid_o = !empty;
   assign pkt_data_o  = {96'd0, crc32_finish(head.crc_partial, head.body.hdr.len), head.body};
 
   `NI_ASSERT(NoWriteWhenFull, wr_i -> !full_o)
+  `NI_ASSERT(WriteOffered, wr_i -> wr_offer_i)
   `NI_ASSERT_VALID_HELD(PktHeld, pkt_valid_o, pkt_ready_i, pkt_data_o)
 
 endmodule

@@ -100,6 +100,8 @@ module transfer_segmenter
   input  logic                 axi_starving_i,
   // packet queue
   output logic                 pkt_we_o,
+  output logic                 pkt_offer_o,  // a packet may be written this cycle (pkt_we_o's
+                                             // superset from stage 2's registers and line)
   output pkt_body_t            pkt_body_o,
   input  logic                 pkt_full_i,
   // block descriptor port (Transaction Table write)
@@ -555,6 +557,9 @@ module transfer_segmenter
     end
   end
   assign pkt_we_o      = s2_fire && need_pkt;
+  // Every packet stage 2 writes is its control packet, an inline packet or read request, or
+  // the control packet made with (or repeated for) a notifying transfer's last block.
+  assign pkt_offer_o   = s2_valid_q && (is_ctrl || k_inline || k_read || (mem_notify && is_last));
   assign stat_inline_o = s2_fire && act_issue && k_inline;
   // Counters 2-4 count first emissions; a re-issue (with its repeated control packet) counts
   // in counter 8.
