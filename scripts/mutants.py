@@ -168,8 +168,8 @@ MUTANTS = [
      ".axi_starving_i  (axi_starving),", ".axi_starving_i  (1'b0),",
      "segmenter re-enqueues while the AXI slave's enqueue is starving"),
     ("tid-busy-ignored", "rtl/qos/transfer_segmenter.sv",
-     "assign tid_busy = k_cm && !s2_first_q && (md.iss_tog[slot] != ack_eff.res_tog[slot]);",
-     "assign tid_busy = 1'b0 && !s2_first_q && (md.iss_tog[slot] != ack_eff.res_tog[slot]);",
+     "assign tid_busy = k_cm && !s2_first_q && (md_own.iss_tog[slot] != ack_eff.res_tog[slot]);",
+     "assign tid_busy = 1'b0 && !s2_first_q && (md_own.iss_tog[slot] != ack_eff.res_tog[slot]);",
      "a congestion-managed TID is reused while its previous block is unacknowledged"),
     ("pending-busy-unseen", "rtl/qos/status_regs.sv",
      "return (pend && pend_wch == w) ? StBusy : st[w];",
@@ -182,6 +182,11 @@ MUTANTS = [
      "assign ackmd_wdata_o.res_tog  = ack_cur.res_tog ^",
      "assign ackmd_wdata_o.res_tog  = ack_cur.res_tog | 16'd0 &",
      "a resolve does not free its TID slot in the transfer's toggles"),
+    ("seg-md-forward-lost", "rtl/qos/transfer_segmenter.sv",
+     "assign md       = (s2_mdnew_q && segw_we_q && segw_waddr_q == s2_node_q) ? segw_wdata_q :",
+     "assign md       = (1'b0 && segw_we_q && segw_waddr_q == s2_node_q) ? segw_wdata_q :",
+     "stage 2's metadata write of the previous cycle not forwarded (a re-issue right after its "
+     "transfer's own visit writes back what the RAM held before)"),
     ("ack-forward-lost", "rtl/qos/msg_handler.sv",
      "assign ack_fwd  = ackp_we_q && ackf_q;", "assign ack_fwd  = ackp_we_q && ackf_q && 1'b0;",
      "M2 reads a transfer's ACK metadata without the resolve of the cycle before (the select "

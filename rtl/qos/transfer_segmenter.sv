@@ -251,21 +251,30 @@ module transfer_segmenter
   logic unused_desc;
   assign unused_desc = ^{line1[255:128], ctrl.last, ctrl.rsvd, ctrl.is_long, si.rsvd};
   // Stage 2's metadata write of the previous cycle (a re-issue and its transfer's own node
-  // can follow each other through stage 2).
+  // can follow each other through stage 2) is forwarded: `md`. A transfer's own visit never
+  // follows its own visit (its re-enqueue is dequeued a cycle later at the earliest, when the
+  // RAM has the write), and a re-issue writes only `last_seq` of what it read: the fields an
+  // own visit decides on (`issued`, `fid`, `res_base`, `err_base`, `iss_tog`) are the RAM's
+  // word as it is, `md_own`, without the forward's compare in front of the decision
+  // (`MdOwnCurrent`). A re-issue's write-back and the packet's `last_*` take `md`.
   logic    segw_we_q;
   xfer_t   segw_waddr_q;
   seg_md_t segw_wdata_q;
+  seg_md_t md_own;
 
   assign md       = (s2_mdnew_q && segw_we_q && segw_waddr_q == s2_node_q) ? segw_wdata_q :
                                                                              segmd_rdata_i;
+  assign md_own   = segmd_rdata_i;
+  logic unused_md_own;  // (an own visit's last_* and ctrl_sent come from `md`)
+  assign unused_md_own = ^{md_own.last_tid, md_own.last_seq, md_own.ctrl_sent};
   assign page     = s2_node_q[XferW-1:ChW];
   assign k_inline = (ctrl.kind == KindInline);
   assign k_cm     = (ctrl.kind == Kind1x) || (ctrl.kind == Kind4x);
   assign k_read   = !k_inline && ctrl.read;
   assign total    = k_inline ? cnt_t'(1) : si.total;
-  assign k        = s2_retx_q ? s2_rq_q.e.blk : (s2_first_q ? '0 : md.issued);
-  assign res_base = s2_first_q ? ack_eff.resolved : md.res_base;
-  assign err_base = s2_first_q ? ack_eff.err_tog : md.err_base;
+  assign k        = s2_retx_q ? s2_rq_q.e.blk : (s2_first_q ? '0 : md_own.issued);
+  assign res_base = s2_first_q ? ack_eff.resolved : md_own.res_base;
+  assign err_base = s2_first_q ? ack_eff.err_tog : md_own.err_base;
   assign inflight = k - (ack_eff.resolved - res_base);  // (the whole count: for the assertions)
   assign err      = (ack_eff.err_tog != err_base);
   assign is_ctrl  = !s2_retx_q && (s2_qid_q == qid_t'(QCtrl));
@@ -287,7 +296,7 @@ module transfer_segmenter
   logic tid_busy;
 
   always_comb begin
-    fid_cur = md.fid;
+    fid_cur = md_own.fid;
     if (s2_first_q) fid_cur = (ctrl.kind == Kind1x) ? fid1_head_i : fid4_head_i;
     unique case (ctrl.kind)
       Kind1x: begin
@@ -316,8 +325,8 @@ module transfer_segmenter
   logic [3:0] slot;
   tid_tog_t   iss_base;
   assign slot     = tid_slot(ctrl.kind, k[3:0]);
-  assign iss_base = s2_first_q ? ack_eff.res_tog : md.iss_tog;
-  assign tid_busy = k_cm && !s2_first_q && (md.iss_tog[slot] != ack_eff.res_tog[slot]);
+  assign iss_base = s2_first_q ? ack_eff.res_tog : md_own.iss_tog;
+  assign tid_busy = k_cm && !s2_first_q && (md_own.iss_tog[slot] != ack_eff.res_tog[slot]);
 
   // ---- what stage 2 does -------------------------------------------------------------------
   logic act_ctrl, act_err, act_issue;
@@ -443,10 +452,12 @@ module transfer_segmenter
   assign retx_tid_o  = s2_rq_q.tid;
 
   always_comb begin
-    segmd_wdata_o          = md;
-    segmd_wdata_o.res_base = res_base;
-    segmd_wdata_o.err_base = err_base;
-    segmd_wdata_o.iss_tog  = iss_base;
+    segmd_wdata_o = md;  // (a re-issue writes back what it read, with a new last_seq)
+    if (!s2_retx_q) begin
+      segmd_wdata_o.res_base = res_base;
+      segmd_wdata_o.err_base = err_base;
+      segmd_wdata_o.iss_tog  = iss_base;
+    end
     if (act_issue) begin
       segmd_wdata_o.iss_tog[slot] = !iss_base[slot];
       segmd_wdata_o.issued = k + cnt_t'(1);
@@ -743,6 +754,9 @@ module transfer_segmenter
   // =======================================================================================
   `NI_ASSERT_VALID_HELD(BlkHeld, blk_valid_o, blk_ready_i, {blk_tid_o, blk_desc_o})
   `NI_ASSERT(FirstIssues, s2_valid_q && s2_first_q -> act_issue)
+  `NI_ASSERT(MdOwnCurrent, s2_valid_q && !s2_retx_q ->
+             {md_own.issued, md_own.fid, md_own.res_base, md_own.err_base, md_own.iss_tog} ==
+             {md.issued, md.fid, md.res_base, md.err_base, md.iss_tog})
   `NI_ASSERT(CtrlNotFirst, s2_valid_q && is_ctrl -> !s2_first_q)
   `NI_ASSERT(InflightBounded, s2_valid_q && !s2_retx_q -> 32'(inflight) <= MaxOutstanding)
   `NI_ASSERT(BlockInRange, s2_valid_q && act_issue -> k < total)
