@@ -184,7 +184,7 @@ MUTANTS = [
      "a resolve does not free its TID slot in the transfer's toggles"),
     ("seg-md-forward-lost", "rtl/qos/transfer_segmenter.sv",
      "assign md       = (s2_mdnew_q && segw_we_q && segw_waddr_q == s2_node_q) ? segw_wdata_q :",
-     "assign md       = (1'b0 && segw_we_q && segw_waddr_q == s2_node_q) ? segw_wdata_q :",
+     "assign md       = (1'b0 && s2_mdnew_q && segw_we_q && segw_waddr_q == s2_node_q) ? segw_wdata_q :",
      "stage 2's metadata write of the previous cycle not forwarded (a re-issue right after its "
      "transfer's own visit writes back what the RAM held before)"),
     ("ack-forward-lost", "rtl/qos/msg_handler.sv",
