@@ -132,15 +132,26 @@ module fifo_ram #(
   assign ram_push = push_i && !byp;
 
   // Read the RAM when it holds an entry and the output stage will have room for it next
-  // cycle: its entries after this cycle's pop, plus the read in flight, below 2.
-  assign rd = (ram_cnt_q != '0) &&
-              ((32'(out_cnt) - (pop_i ? 32'd1 : 32'd0) + (rd_q ? 32'd1 : 32'd0)) < 32'd2);
+  // cycle: its entries after this cycle's pop, plus the read in flight, below 2. Both
+  // outcomes of the pop (decided late by the consumer) are compared from the registers and
+  // the pop picks one.
+  logic [2:0] out_next;  // entries of the output stage next cycle without a pop, 0..3
+  logic       room_nopop, room_pop;
+  assign out_next   = 3'(out_cnt) + 3'(rd_q);
+  assign room_nopop = out_next < 3'd2;
+  assign room_pop   = out_next < 3'd3;
+  assign rd = (ram_cnt_q != '0) && (pop_i ? room_pop : room_nopop);
 
-  always_comb begin
-    ram_cnt_d = ram_cnt_q;
-    if (ram_push && !rd)      ram_cnt_d = ram_cnt_q + 1'b1;
-    else if (rd && !ram_push) ram_cnt_d = ram_cnt_q - 1'b1;
-  end
+  // The next RAM count picked by an AND-OR (as sync_fifo's count: no adder behind the pick).
+  logic ram_up, ram_dn;
+  assign ram_up    = ram_push && !rd;
+  assign ram_dn    = rd && !ram_push;
+  assign ram_cnt_d = ({RamCntW{ram_up}} & (ram_cnt_q + 1'b1)) |
+                     ({RamCntW{ram_dn}} & (ram_cnt_q - 1'b1)) |
+                     ({RamCntW{!ram_up && !ram_dn}} & ram_cnt_q);
+  `NI_ASSERT(RdIsRoom, rd == ((ram_cnt_q != '0) &&
+                              ((32'(out_cnt) - (pop_i ? 32'd1 : 32'd0) + (rd_q ? 32'd1 : 32'd0)) <
+                               32'd2)))
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin

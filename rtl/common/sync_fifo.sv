@@ -41,6 +41,17 @@ module sync_fifo #(
     return p + 1'b1;
   endfunction
 
+  // The next count is picked from the count plus one, minus one and as it is by an AND-OR,
+  // not a multiplexer: Yosys (opt_share) merges a multiplexer of two additions into one
+  // addition behind the multiplexer, and a push or pop decided late in the cycle would then
+  // go through the carry chain; picked, it goes through one LUT.
+  logic             cnt_up, cnt_dn;
+  logic [CntW-1:0]  count_d;
+  assign cnt_up  = push_i && !pop_i;
+  assign cnt_dn  = pop_i && !push_i;
+  assign count_d = ({CntW{cnt_up}} & (count_q + 1'b1)) | ({CntW{cnt_dn}} & (count_q - 1'b1)) |
+                   ({CntW{!cnt_up && !cnt_dn}} & count_q);
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       rd_ptr_q <= '0;
@@ -49,8 +60,7 @@ module sync_fifo #(
     end else begin
       if (push_i) wr_ptr_q <= ptr_inc(wr_ptr_q);
       if (pop_i)  rd_ptr_q <= ptr_inc(rd_ptr_q);
-      if (push_i && !pop_i)      count_q <= count_q + 1'b1;
-      else if (pop_i && !push_i) count_q <= count_q - 1'b1;
+      count_q <= count_d;
     end
   end
 
