@@ -73,8 +73,8 @@ class Mutant:
 # One deliberate bug per proof, two for the ID pools, four for the scheduling queues' hazards.
 MUTANTS = [
     Mutant("fifo-count-push-pop", "sync_fifo", "rtl/common/sync_fifo.sv",
-           "else if (pop_i && !push_i) count_q <= count_q - 1'b1;",
-           "else if (pop_i) count_q <= count_q - 1'b1;",
+           "assign cnt_dn  = pop_i && !push_i;",
+           "assign cnt_dn  = pop_i;",
            "a push and a pop in the same cycle decrement the count"),
     Mutant("fifo-head-not-refilled", "sync_fifo_reg", "rtl/common/sync_fifo.sv",
            "else if (pop_i)     head_q <= mem_q[ptr_inc(rd_ptr_q)];",
