@@ -430,7 +430,6 @@ module msg_handler
   `NI_ASSERT(M1SeqLate, (m1_seq_ok == (m1_entry.seq == m1_r_q.seq)) &&
                        (m1_accept -> m1_entry_prev.xfer == m1_entry.xfer))
   `NI_ASSERT(NoRequestTwice, rq_push_o -> !rp_q[m2_tid_q])
-  // M2's re-issues-left flag is the compare of its entry against MaxRetries as it was in M1.
 `ifndef SYNTHESIS
   // The forward selects compared in M1 are the compares of the write addresses with M2's
   // transfer (when M2 holds a response: its transfer is M1's read), and the registered
@@ -448,6 +447,7 @@ module msg_handler
   `NI_ASSERT(AckFwdIsCompare, m2_rsp_q -> ack_fwd == (ackp_we_q && ackp_waddr_q == x))
   `NI_ASSERT(ParkFwdIsCompare, m2_rsp_q -> park_fwd == (parkp_we_q && parkp_waddr_q == x))
   `NI_ASSERT(ResolvedIsInc, resolved_new == ack_cur.resolved + cnt_t'(1))
+  // M2's re-issues-left flag is the compare of its entry against MaxRetries as it was in M1.
   logic [63:0] max_retries_m1_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) max_retries_m1_q <= '0;
