@@ -534,6 +534,21 @@ def levels_ns(levels) -> str:
 
 
 PATHS = (("estimate", "any path"), ("register_to_register", "register to register"))
+
+
+def abc9_model_line(lp: dict, after: bool = False) -> list[str]:
+    """The longest path as ABC9's own model times it (scripts/synth.py abc9_model), when the
+    report has it: a blank line and the sentence (before or after it, as the page needs)."""
+    m = dct(lp, "abc9_model")
+    if not m:
+        return []
+    line = (f"In ABC9's own timing model (its cells' pin delays plus {num(get(m, 'wire_ps'))} ps a "
+            f"LUT input) the longest path is {num(get(m, 'ps'))} ps ({num(get(m, 'cells'))} cells, "
+            f"{loc(get(m, 'from'))} to {loc(get(m, 'to'))}); "
+            f"{num(get(m, 'endpoints_within_1000_ps'))} of {num(get(m, 'endpoints'))} endpoints "
+            "are within 1 ns of it (docs/design.md section 20: ABC9 maps what has slack for area "
+            "up to that delay).")
+    return [line, ""] if after else ["", line]
 # Figures of other designs beside the node (their papers): name -> (LUTs, FFs, BRAM tiles, note).
 NODE_REFERENCE = {
     "thesis QoS engine": (13313, 5113, 23, "thesis Table 4.1: Vivado 2017.2, xczu9eg, 150 MHz"),
@@ -693,6 +708,7 @@ def synthesis(d) -> str:
             if x and x not in through:
                 through.append(x)
     ends = dct(reg, "endpoints_by_levels")
+    L += abc9_model_line(lp)
     L += ["", "The register-to-register path runs through "
           + (", ".join(f"`{x}`" for x in through) or NA)
           + " (its named nets and RTL lines, in order). Endpoints by depth: "
@@ -818,6 +834,7 @@ def synthesis(d) -> str:
                              loc(get(p, "to")), levels_ns(get(p, "levels"))])
         if rows:
             L += table(["path", "levels", "from", "to", "estimate"], rows, "lrlll") + [""]
+        L += abc9_model_line(ulp, after=True)
         regs = lst(u, "registers_largest")[:3]
         if regs:
             L += ["Largest register groups: " + "; ".join(

