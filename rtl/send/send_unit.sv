@@ -61,7 +61,7 @@ module send_unit
   output logic                stat_pkt_sent_o
 );
 
-  localparam int unsigned BurstLines = 16;                         // AXI burst, beats
+  localparam int unsigned BurstLines = 16;  // AXI burst, beats (ar_cap is written for 16)
   localparam int unsigned BlkPtrW    = $clog2(BlkDepth);
   localparam int unsigned CreditW    = $clog2(BufLines + 1);
   localparam int unsigned OutstW     = $clog2(RdOutstanding + 1);
@@ -285,13 +285,16 @@ module send_unit
   logic                   ar_hs, r_hs, r_first_hs, line_pop;
   logic                   r_mid_q;      // an R burst has delivered its first beat, not its last
 
-  always_comb begin
-    logic [6:0] to_4k;
-    to_4k = 7'd64 - {1'b0, ar_line_q[5:0]};
-    ar_n  = 5'(BurstLines);
-    if ({4'd0, to_4k} < 11'(ar_n)) ar_n = 5'(to_4k);
-    if (ar_left_q < 11'(ar_n))     ar_n = 5'(ar_left_q);
-  end
+  // The burst's length, min(BurstLines, lines to the 4 KiB boundary, lines left), written
+  // so that it maps to a few LUT levels: the boundary is nearer than a burst only in a
+  // 4 KiB page's last 16-line group (it is then 16 minus the line's low bits), and the run
+  // is shorter than that only when its count has no bit above the fifth (ArNIsMin keeps the
+  // plain minimum).
+  logic [4:0] ar_cap;    // min(BurstLines, lines to the 4 KiB boundary)
+  logic       ar_short;  // the run ends before ar_cap
+  assign ar_cap   = (ar_line_q[5:4] == 2'b11) ? 5'd16 - {1'b0, ar_line_q[3:0]} : 5'd16;
+  assign ar_short = (ar_left_q[10:5] == '0) && (ar_left_q[4:0] < ar_cap);
+  assign ar_n     = ar_short ? ar_left_q[4:0] : ar_cap;
 
   assign ar_load         = !ar_active_q && (n_ar_q != '0);
   // the next block's lines continue the run, which has less than a burst left
@@ -365,9 +368,30 @@ module send_unit
   logic [CreditW-1:0] credit_d;
   logic [OutstW-1:0]  outst_d;
   logic               r_mid_d;
-  assign credit_d = credit_q - (ar_hs ? CreditW'(ar_n) : '0) + (line_pop ? CreditW'(1) : '0);
-  assign outst_d  = outst_q + (ar_hs ? OutstW'(1) : '0) - (r_first_hs ? OutstW'(1) : '0);
-  assign r_mid_d  = r_hs ? !m_axi_rlast_i : r_mid_q;
+  // Every outcome of the handshakes is computed from registers (the burst's length comes
+  // from the run's registers) and the handshakes pick one by an AND-OR, so the AR handshake,
+  // which waits for the credit compare, does not go on through a carry chain.
+  logic [CreditW-1:0] credit_sent, credit_sent_inc, credit_inc;
+  logic               cr_sent, cr_sent_inc, cr_inc, cr_keep;
+  logic               os_up, os_dn;
+  logic [OutstW-1:0]  outst_inc, outst_dec;
+  assign credit_sent     = credit_q - CreditW'(ar_n);
+  assign credit_sent_inc = credit_sent + 1'b1;
+  assign credit_inc      = credit_q + 1'b1;
+  assign cr_sent         = ar_hs && !line_pop;
+  assign cr_sent_inc     = ar_hs && line_pop;
+  assign cr_inc          = !ar_hs && line_pop;
+  assign cr_keep         = !ar_hs && !line_pop;
+  assign credit_d        = ({CreditW{cr_sent}} & credit_sent) |
+                           ({CreditW{cr_sent_inc}} & credit_sent_inc) |
+                           ({CreditW{cr_inc}} & credit_inc) | ({CreditW{cr_keep}} & credit_q);
+  assign os_up           = ar_hs && !r_first_hs;
+  assign os_dn           = r_first_hs && !ar_hs;
+  assign outst_inc       = outst_q + 1'b1;
+  assign outst_dec       = outst_q - 1'b1;
+  assign outst_d         = ({OutstW{os_up}} & outst_inc) | ({OutstW{os_dn}} & outst_dec) |
+                           ({OutstW{!os_up && !os_dn}} & outst_q);
+  assign r_mid_d         = r_hs ? !m_axi_rlast_i : r_mid_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -742,6 +766,19 @@ module send_unit
   // A packet's head beat leaves at least a cycle after the last payload beat of the packet
   // before it, so the pcrc it restarts has nothing pending.
   `NI_ASSERT(CrcSeedNothingPending, crc_seed -> !crc_pend_q)
+  // The burst's length is the plain minimum of a burst, the lines to the 4 KiB boundary and
+  // the lines left.
+`ifndef SYNTHESIS
+  logic [4:0] ref_ar_n;
+  always_comb begin
+    logic [6:0] to_4k;
+    to_4k    = 7'd64 - {1'b0, ar_line_q[5:0]};
+    ref_ar_n = 5'(BurstLines);
+    if ({4'd0, to_4k} < 11'(ref_ar_n)) ref_ar_n = 5'(to_4k);
+    if (ar_left_q < 11'(ref_ar_n))     ref_ar_n = 5'(ar_left_q);
+  end
+  `NI_ASSERT(ArNIsMin, ar_n == ref_ar_n)
+`endif
   // The run's next line from the split add is the plain sum.
   `NI_ASSERT(ArLineSplit, ar_line_sent == ar_line_q + LnW'(ar_n))
   // A block that follows (flagged as it arrived) is one whose lines continue the run's.
@@ -752,6 +789,11 @@ module send_unit
   // Every R beat has its room in the line buffer.
   `NI_ASSERT(RNoOverflow, r_hs -> !lb_full)
   `NI_ASSERT(CreditsBounded, 32'(credit_q) <= BufLines)
+  // the picks restate the plain sums
+  `NI_ASSERT(CreditIsSum, credit_d ==
+             credit_q - (ar_hs ? CreditW'(ar_n) : '0) + (line_pop ? CreditW'(1) : '0))
+  `NI_ASSERT(OutstIsSum, outst_d ==
+             outst_q + (ar_hs ? OutstW'(1) : '0) - (r_first_hs ? OutstW'(1) : '0))
   // A block's lines are all consumed by its last beat, none of the next block's.
   `NI_ASSERT(LinesAtBlockEnd, out_blk_done -> o_lines_q == '0)
   // Every accepted block leaves as exactly npkts packets.
