@@ -372,6 +372,36 @@ module recv_ctx_table
   end
   assign wr_keep = take_i ? lk_hit : record_i;
 
+  // The written word's "every slot set" bit.
+  logic wr_full;
+  assign wr_full = (ctx_wr_val.d.npkts != '0) && (ctx_wr_val.d.cnt == ctx_wr_val.d.npkts);
+
+  // Each context's next count of writes in flight, every outcome computed from its flops and
+  // the B return (which the decision does not wait for): as it is, plus one, plus two (a
+  // written context that keeps its count), or the added writes alone (a context that starts
+  // from zero); the decision's select line and count pick one by an AND-OR (a plain sum
+  // would put the carry chain behind the decision). A context that starts from zero has no
+  // write in flight, so no B of it returns then (PendNoUnderflow); its outcome takes the B
+  // into account anyway, as the plain sum does (PendIsSum).
+  logic [RxContexts-1:0]            pn_base, pn_inc1, pn_inc2, pn_zero;
+  logic [RxContexts-1:0][PendW-1:0] pend_b, pend_b1, pend_b2;
+  logic [PendW-1:0]                 pend_z;
+  logic                             add1, add2;
+  assign add1   = pend_add_i == 2'd1;
+  assign add2   = pend_add_i == 2'd2;
+  assign pend_z = PendW'(pend_add_i);
+  always_comb begin
+    for (int unsigned i = 0; i < RxContexts; i++) begin
+      pend_b[i]  = cpend_q[i] - PendW'(b_ctx_i && b_ctx_idx_i == CtxW'(i));
+      pend_b1[i] = pend_b[i] + PendW'(1'b1);
+      pend_b2[i] = pend_b[i] + PendW'(2'd2);
+      pn_inc1[i] = wr_sel[i] && wr_keep && add1;
+      pn_inc2[i] = wr_sel[i] && wr_keep && add2;
+      pn_zero[i] = wr_sel[i] && !wr_keep;
+      pn_base[i] = !wr_sel[i] || (wr_keep && !add1 && !add2);
+    end
+  end
+
   // Flop-held context state: the decisions' writes, B returns, reclaims; completion marks.
   always_comb begin
     cv_d    = cv_q;
@@ -380,18 +410,18 @@ module recv_ctx_table
     cpend_d = cpend_q;
     cfull_d = cfull_q;
     chk_d   = chk_q;
-    if (ctx_wr_en) begin
-      cv_d[ctx_wr_idx]    = ctx_wr_val.valid;
-      csrc_d[ctx_wr_idx]  = ctx_wr_val.src;
-      ctid_d[ctx_wr_idx]  = ctx_wr_val.tid;
-      cfull_d[ctx_wr_idx] = (ctx_wr_val.d.npkts != '0) &&
-                            (ctx_wr_val.d.cnt == ctx_wr_val.d.npkts);
+    for (int unsigned i = 0; i < RxContexts; i++) begin
+      if (wr_sel[i]) begin
+        cv_d[i]    = ctx_wr_val.valid;
+        csrc_d[i]  = ctx_wr_val.src;
+        ctid_d[i]  = ctx_wr_val.tid;
+        cfull_d[i] = wr_full;
+      end
     end
     // a context's writes count from the decision on (not from their AW); a B counts one down
     for (int unsigned i = 0; i < RxContexts; i++) begin
-      cpend_d[i] = ((wr_sel[i] && !wr_keep) ? '0 : cpend_q[i]) +
-                   (wr_sel[i] ? PendW'(pend_add_i) : '0) -
-                   PendW'(b_ctx_i && b_ctx_idx_i == CtxW'(i));
+      cpend_d[i] = ({PendW{pn_base[i]}} & pend_b[i]) | ({PendW{pn_inc1[i]}} & pend_b1[i]) |
+                   ({PendW{pn_inc2[i]}} & pend_b2[i]) | ({PendW{pn_zero[i]}} & pend_z);
     end
     if (reclaim_i) begin
       cv_d[scan_idx_i]    = 1'b0;
@@ -451,6 +481,19 @@ module recv_ctx_table
   // written word carries.
   `NI_ASSERT(WrSelIsWrIdx, wr_sel == (ctx_wr_en ? RxContexts'(1) << ctx_wr_idx : '0))
   `NI_ASSERT(WrKeepIsWrPend, ctx_wr_en -> ctx_wr_val.pend == (wr_keep ? cpend_q[ctx_wr_idx] : '0))
+  // The picked counts are the plain sums.
+`ifndef SYNTHESIS
+  logic [RxContexts-1:0][PendW-1:0] ref_pend;
+  always_comb begin
+    for (int unsigned i = 0; i < RxContexts; i++) begin
+      ref_pend[i] = ((wr_sel[i] && !wr_keep) ? '0 : cpend_q[i]) +
+                    (wr_sel[i] ? PendW'(pend_add_i) : '0) -
+                    PendW'(b_ctx_i && b_ctx_idx_i == CtxW'(i));
+    end
+    if (reclaim_i) ref_pend[scan_idx_i] = '0;
+  end
+  `NI_ASSERT(PendIsSum, cpend_d == ref_pend)
+`endif
   // Pending counts never wrap.
   `NI_ASSERT(PendNoUnderflow, b_ctx_i -> cpend_q[b_ctx_idx_i] != '0)
   `NI_ASSERT(PendNoOverflow, ctx_wr_en -> 32'(ctx_wr_val.pend) + 32'(pend_add_i) <

@@ -240,11 +240,28 @@ module send_unit
 
   logic [BlkPtrW-1:0] wr_ptr_d, ar_ptr_d, out_ptr_d;
   logic [BlkPtrW:0]   n_blk_d, n_ar_d;
-  assign wr_ptr_d  = wr_ptr_q + BlkPtrW'(blk_hs);
-  assign ar_ptr_d  = ar_ptr_q + BlkPtrW'(ar_take);
-  assign out_ptr_d = out_ptr_q + BlkPtrW'(out_blk_done);
-  assign n_blk_d   = n_blk_q + (BlkPtrW + 1)'(blk_hs) - (BlkPtrW + 1)'(out_blk_done);
-  assign n_ar_d    = n_ar_q + (BlkPtrW + 1)'(blk_hs) - (BlkPtrW + 1)'(ar_take);
+  // The block handshake (the engine's blk_valid_o, late in its cycle) and the two ends'
+  // steps pick the next pointers and counts from values computed from registers by an
+  // AND-OR: a plain sum would put the carry chain behind the handshake (BlkCountsAreSums).
+  logic [BlkPtrW-1:0] wr_ptr_inc;
+  logic [BlkPtrW:0]   n_blk_inc, n_blk_dec, n_ar_inc, n_ar_dec;
+  logic               nb_up, nb_dn, na_up, na_dn;
+  assign wr_ptr_inc = wr_ptr_q + 1'b1;
+  assign n_blk_inc  = n_blk_q + 1'b1;
+  assign n_blk_dec  = n_blk_q - 1'b1;
+  assign n_ar_inc   = n_ar_q + 1'b1;
+  assign n_ar_dec   = n_ar_q - 1'b1;
+  assign nb_up      = blk_hs && !out_blk_done;
+  assign nb_dn      = out_blk_done && !blk_hs;
+  assign na_up      = blk_hs && !ar_take;
+  assign na_dn      = ar_take && !blk_hs;
+  assign wr_ptr_d   = ({BlkPtrW{blk_hs}} & wr_ptr_inc) | ({BlkPtrW{!blk_hs}} & wr_ptr_q);
+  assign ar_ptr_d   = ar_ptr_q + BlkPtrW'(ar_take);
+  assign out_ptr_d  = out_ptr_q + BlkPtrW'(out_blk_done);
+  assign n_blk_d    = ({(BlkPtrW + 1){nb_up}} & n_blk_inc) | ({(BlkPtrW + 1){nb_dn}} & n_blk_dec) |
+                      ({(BlkPtrW + 1){!nb_up && !nb_dn}} & n_blk_q);
+  assign n_ar_d     = ({(BlkPtrW + 1){na_up}} & n_ar_inc) | ({(BlkPtrW + 1){na_dn}} & n_ar_dec) |
+                      ({(BlkPtrW + 1){!na_up && !na_dn}} & n_ar_q);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -290,11 +307,19 @@ module send_unit
   // 4 KiB page's last 16-line group (it is then 16 minus the line's low bits), and the run
   // is shorter than that only when its count has no bit above the fifth (ArNIsMin keeps the
   // plain minimum).
-  logic [4:0] ar_cap;    // min(BurstLines, lines to the 4 KiB boundary)
-  logic       ar_short;  // the run ends before ar_cap
-  assign ar_cap   = (ar_line_q[5:4] == 2'b11) ? 5'd16 - {1'b0, ar_line_q[3:0]} : 5'd16;
-  assign ar_short = (ar_left_q[10:5] == '0) && (ar_left_q[4:0] < ar_cap);
-  assign ar_n     = ar_short ? ar_left_q[4:0] : ar_cap;
+  // What depends on the length is computed for both of its values (the lines left, the
+  // cap) beside the compare that picks one: whether the credits cover the burst, whether
+  // the burst takes the rest of the run (ar_fits: ar_n is the lines left), the run after it.
+  logic [4:0] ar_cap;     // min(BurstLines, lines to the 4 KiB boundary)
+  logic       ar_short;   // the run ends before ar_cap
+  logic       ar_fits;    // ... or at it: the burst takes the rest of the run
+  logic       ar_credit;  // the credits cover the burst
+  assign ar_cap    = (ar_line_q[5:4] == 2'b11) ? 5'd16 - {1'b0, ar_line_q[3:0]} : 5'd16;
+  assign ar_short  = (ar_left_q[10:5] == '0) && (ar_left_q[4:0] < ar_cap);
+  assign ar_fits   = (ar_left_q[10:5] == '0) && (ar_left_q[4:0] <= ar_cap);
+  assign ar_n      = ar_short ? ar_left_q[4:0] : ar_cap;
+  assign ar_credit = ar_short ? (credit_q >= CreditW'(ar_left_q[4:0]))
+                              : (credit_q >= CreditW'(ar_cap));
 
   assign ar_load         = !ar_active_q && (n_ar_q != '0);
   // the next block's lines continue the run, which has less than a burst left
@@ -302,11 +327,11 @@ module send_unit
                            (ar_left_q < 11'(BurstLines));
   // the burst would end at the run's end: it waits for the join (unless it is already
   // offered: ARVALID and ARLEN hold until the handshake)
-  assign ar_hold         = ar_joinable && !ar_wait_q && (11'(ar_n) == ar_left_q);
+  assign ar_hold         = ar_joinable && !ar_wait_q && ar_fits;
   // (not while an AR waits for its handshake: ARLEN must hold)
   assign ar_absorb       = ar_joinable && (!m_axi_arvalid_o || m_axi_arready_i);
   assign ar_take         = ar_load || ar_absorb;
-  assign m_axi_arvalid_o = ar_active_q && !ar_hold && (32'(credit_q) >= 32'(ar_n)) &&
+  assign m_axi_arvalid_o = ar_active_q && !ar_hold && ar_credit &&
                            (32'(outst_q) < RdOutstanding);
   assign m_axi_arid_o    = '0;  // one ID: R data returns in order (docs/design.md 14)
   assign m_axi_araddr_o  = {ar_line_q, 6'd0};
@@ -324,14 +349,23 @@ module send_unit
   // bits at most once, exactly when it ends on the boundary: the run's next line is the
   // low bits' short sum beside the high bits' increment, which does not wait for the
   // burst's length (ArLineSplit keeps the plain sum).
-  logic [6:0]     ar_lo_sent;
+  // With the length picked by ar_short (ar_fits), the run after the burst is empty when the
+  // burst takes the rest, else the lines left minus the cap; each sum is made with both
+  // lengths and picked, and so is whether the run goes on (ArRunIsSum).
+  logic [6:0]     ar_lo_sent, ar_lo_left, ar_lo_cap;
   logic [LnW-7:0] ar_hi_inc;
-  assign ar_lo_sent   = {1'b0, ar_line_q[5:0]} + {2'b0, ar_n};
+  logic           ar_sent_nz, ar_join_nz, ar_both_nz;
+  assign ar_lo_left   = {1'b0, ar_line_q[5:0]} + {2'b0, ar_left_q[4:0]};
+  assign ar_lo_cap    = {1'b0, ar_line_q[5:0]} + {2'b0, ar_cap};
+  assign ar_lo_sent   = ar_short ? ar_lo_left : ar_lo_cap;
   assign ar_hi_inc    = ar_line_q[LnW-1:6] + 1'b1;
   assign ar_line_sent = {ar_lo_sent[6] ? ar_hi_inc : ar_line_q[LnW-1:6], ar_lo_sent[5:0]};
-  assign ar_left_sent = ar_left_q - 11'(ar_n);
+  assign ar_left_sent = ar_fits ? '0 : ar_left_q - 11'(ar_cap);
   assign ar_left_join = ar_left_q + tab_ar_n;
-  assign ar_left_both = ar_left_join - 11'(ar_n);
+  assign ar_left_both = ar_fits ? tab_ar_n : ar_left_join - 11'(ar_cap);
+  assign ar_sent_nz   = !ar_fits;
+  assign ar_join_nz   = (ar_left_q != '0) || (tab_ar_n != '0);
+  assign ar_both_nz   = !ar_fits || (tab_ar_n != '0);
   always_comb begin
     ar_active_d = ar_active_q;
     ar_line_d   = ar_line_q;
@@ -342,7 +376,7 @@ module send_unit
       ar_left_d   = tab_ar_n;
     end else if (ar_hs || ar_absorb) begin
       ar_left_d   = ar_hs ? (ar_absorb ? ar_left_both : ar_left_sent) : ar_left_join;
-      ar_active_d = ar_left_d != '0;
+      ar_active_d = ar_hs ? (ar_absorb ? ar_both_nz : ar_sent_nz) : ar_join_nz;
       ar_line_d   = ar_hs ? ar_line_sent : ar_line_q;
     end
   end
@@ -778,6 +812,13 @@ module send_unit
     if (ar_left_q < 11'(ref_ar_n))     ref_ar_n = 5'(ar_left_q);
   end
   `NI_ASSERT(ArNIsMin, ar_n == ref_ar_n)
+  // The values made for both lengths are those of the length picked.
+  `NI_ASSERT(ArRunIsSum, ar_credit == (32'(credit_q) >= 32'(ar_n)) &&
+             ar_fits == (11'(ar_n) == ar_left_q) &&
+             ar_lo_sent == {1'b0, ar_line_q[5:0]} + {2'b0, ar_n} &&
+             ar_left_sent == ar_left_q - 11'(ar_n) &&
+             ar_left_both == ar_left_join - 11'(ar_n) &&
+             ((ar_load || ar_hs || ar_absorb) -> ar_active_d == (ar_left_d != '0)))
 `endif
   // The run's next line from the split add is the plain sum.
   `NI_ASSERT(ArLineSplit, ar_line_sent == ar_line_q + LnW'(ar_n))
@@ -790,6 +831,9 @@ module send_unit
   `NI_ASSERT(RNoOverflow, r_hs -> !lb_full)
   `NI_ASSERT(CreditsBounded, 32'(credit_q) <= BufLines)
   // the picks restate the plain sums
+  `NI_ASSERT(BlkCountsAreSums, wr_ptr_d == wr_ptr_q + BlkPtrW'(blk_hs) &&
+             n_blk_d == n_blk_q + (BlkPtrW + 1)'(blk_hs) - (BlkPtrW + 1)'(out_blk_done) &&
+             n_ar_d == n_ar_q + (BlkPtrW + 1)'(blk_hs) - (BlkPtrW + 1)'(ar_take))
   `NI_ASSERT(CreditIsSum, credit_d ==
              credit_q - (ar_hs ? CreditW'(ar_n) : '0) + (line_pop ? CreditW'(1) : '0))
   `NI_ASSERT(OutstIsSum, outst_d ==
