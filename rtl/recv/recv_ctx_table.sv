@@ -410,13 +410,11 @@ module recv_ctx_table
     cpend_d = cpend_q;
     cfull_d = cfull_q;
     chk_d   = chk_q;
-    for (int unsigned i = 0; i < RxContexts; i++) begin
-      if (wr_sel[i]) begin
-        cv_d[i]    = ctx_wr_val.valid;
-        csrc_d[i]  = ctx_wr_val.src;
-        ctid_d[i]  = ctx_wr_val.tid;
-        cfull_d[i] = wr_full;
-      end
+    if (ctx_wr_en) begin
+      cv_d[ctx_wr_idx]    = ctx_wr_val.valid;
+      csrc_d[ctx_wr_idx]  = ctx_wr_val.src;
+      ctid_d[ctx_wr_idx]  = ctx_wr_val.tid;
+      cfull_d[ctx_wr_idx] = wr_full;
     end
     // a context's writes count from the decision on (not from their AW); a B counts one down
     for (int unsigned i = 0; i < RxContexts; i++) begin
