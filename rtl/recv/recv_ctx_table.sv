@@ -372,10 +372,6 @@ module recv_ctx_table
   end
   assign wr_keep = take_i ? lk_hit : record_i;
 
-  // The written word's "every slot set" bit.
-  logic wr_full;
-  assign wr_full = (ctx_wr_val.d.npkts != '0) && (ctx_wr_val.d.cnt == ctx_wr_val.d.npkts);
-
   // Each context's next count of writes in flight, every outcome computed from its flops and
   // the B return (which the decision does not wait for): as it is, plus one, plus two (a
   // written context that keeps its count), or the added writes alone (a context that starts
@@ -414,7 +410,8 @@ module recv_ctx_table
       cv_d[ctx_wr_idx]    = ctx_wr_val.valid;
       csrc_d[ctx_wr_idx]  = ctx_wr_val.src;
       ctid_d[ctx_wr_idx]  = ctx_wr_val.tid;
-      cfull_d[ctx_wr_idx] = wr_full;
+      cfull_d[ctx_wr_idx] = (ctx_wr_val.d.npkts != '0) &&
+                            (ctx_wr_val.d.cnt == ctx_wr_val.d.npkts);
     end
     // a context's writes count from the decision on (not from their AW); a B counts one down
     for (int unsigned i = 0; i < RxContexts; i++) begin

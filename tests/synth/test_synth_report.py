@@ -55,8 +55,8 @@ THESIS_TARGET_PS = 6667  # the thesis's 150 MHz, the clock of Table 4.1
 # registered.)
 # (ni_node across its children went 18 -> 19 in the report of b00686c: u_qos.blk_valid_o
 # arrives at 15 levels (14 in the report of 5aac6ae) after the engine's changes around the
-# segmenter's stage 2, and u_send.blk_valid_i still goes through its block counts' carry
-# chains (4 levels) to registers.)
+# segmenter's stage 2, and u_send.blk_valid_i still went through its block counts' carry
+# chains (4 levels) to registers; 9d07119 picks those counts, 2 levels in a per-unit run.)
 BUDGET = {
     "qos_engine (alone)": 18,
     "qos_engine": 19,
