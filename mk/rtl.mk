@@ -31,7 +31,7 @@ NI_FILES  := $(RTL_FILES)
 TOPS      := $(QOS_TOP) $(if $(HAVE_NI),$(NI_TOP))
 
 # Primitives: linted as their own top and verilated for tests/prim/tb_<prim>.cpp.
-PRIMS := dp_ram id_fifo id_init md_arbiter sched_queues sync_fifo
+PRIMS := dp_ram first_set id_fifo id_init md_arbiter sched_queues sync_fifo
 # Path of a module's file, from its name.
 rtl_file    = $(firstword $(wildcard $(addsuffix /$1.sv,$(RTL_DIRS))))
 # The sources of a stand-alone module: the package, then its own file (the modules it

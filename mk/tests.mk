@@ -17,6 +17,7 @@ $(eval $(call CATCH_TB,test_ref_model,$(REF_TEST_SRCS),,$(REF_LIB)))
 # ---- primitives: tests/prim/tb_<prim>.cpp -> build/tests/tb_<prim> -------------------------
 # Linked with the models TB_MODELS_<prim> (default: the primitive with default parameters).
 TB_MODELS_dp_ram       := dp_ram dp_ram_d8
+TB_MODELS_first_set    := first_set first_set_w10 first_set_w1
 TB_MODELS_id_fifo      := id_fifo id_fifo_d12
 TB_MODELS_id_init      := id_init id_init_small
 TB_MODELS_sched_queues := sched_queues sched_queues_small
@@ -28,6 +29,8 @@ TB_PRIM_NAMES := $(patsubst tests/prim/tb_%.cpp,%,$(TB_PRIM_SRCS))
 $(foreach p,$(sort $(PRIMS) $(TB_PRIM_NAMES)),\
   $(eval $(call VERILATED_MODEL,$(p),$(p),$(call module_srcs,$(p)),)))
 $(eval $(call VERILATED_MODEL,dp_ram_d8,dp_ram,$(call module_srcs,dp_ram),-GDepth=8 -GWidth=12))
+$(eval $(call VERILATED_MODEL,first_set_w10,first_set,$(call module_srcs,first_set),-GWidth=10))
+$(eval $(call VERILATED_MODEL,first_set_w1,first_set,$(call module_srcs,first_set),-GWidth=1))
 $(eval $(call VERILATED_MODEL,id_fifo_d12,id_fifo,$(call module_srcs,id_fifo),-GDepth=12 -GWidth=4))
 $(eval $(call VERILATED_MODEL,id_init_small,id_init,$(call module_srcs,id_init),\
   -GTidCount=5 -GTidW=3 -GFid1Base=9 -GFid1Count=3 -GFid4Base=40 -GFid4Count=7 -GFid4Step=3))

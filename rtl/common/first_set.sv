@@ -17,11 +17,12 @@ module first_set #(
 
   always_comb begin
     logic [N-1:0]           any;   // level k: group g of 2^k bits has a bit set
-    logic [N-1:0][IdxW-1:0] idx;   // ... its lowest, from the group's start
+    logic [IdxW-1:0]        idx [N];  // ... its lowest, from the group's start (unpacked:
+                                      // a simulator reads a group's offset without shifts)
     logic [IdxW-1:0]        half;  // the upper half's offset at level k: 2^k
     any              = '0;
     any[Width-1:0]   = in_i;
-    idx              = '0;
+    idx              = '{default: '0};
     for (int unsigned k = 0; k < IdxW; k++) begin
       half    = '0;
       half[k] = 1'b1;
