@@ -93,9 +93,21 @@ module recv_ctx_table
   logic  [RxContexts-1:0]            cv_q, cv_d;        // valid
   node_t [RxContexts-1:0]            csrc_q, csrc_d;    // key: source node
   tid_t  [RxContexts-1:0]            ctid_q, ctid_d;    // key: tid
-  logic  [RxContexts-1:0][PendW-1:0] cpend_q, cpend_d;  // writes issued, B not back
+  logic  [PendW-1:0][RxContexts-1:0] pend_q, pend_d;    // writes issued, B not back (sliced)
   logic  [RxContexts-1:0]            cfull_q, cfull_d;  // npkts known and every slot set
   logic  [RxContexts-1:0]            chk_q, chk_d;      // to be checked for completion
+
+  // The counts of writes in flight are kept bit-sliced: pend_q[k] holds bit k of every
+  // context's count. Each context's update (below) is the same gates as a per-context
+  // adder, written once for all contexts as word-wide logic, which a simulator evaluates a
+  // word at a time rather than context by context; a read of one context's count gathers
+  // its bit from each slice (the same 64-way multiplexers as a read of a packed word).
+  function automatic logic [PendW-1:0] pend_at(logic [PendW-1:0][RxContexts-1:0] p,
+                                               logic [CtxW-1:0] idx);
+    logic [PendW-1:0] v;
+    for (int unsigned k = 0; k < PendW; k++) v[k] = p[k][idx];
+    return v;
+  endfunction
 
   // =======================================================================================
   // Lookup of the head descriptor's key, and the lowest marked context
@@ -246,7 +258,7 @@ module recv_ctx_table
   ctx_t ck_c;
   logic ck_done;  // every slot of its block set
   assign ck_c    = '{valid: cv_q[ck_idx], src: csrc_q[ck_idx], tid: ctid_q[ck_idx],
-                     pend: cpend_q[ck_idx], d: cd};
+                     pend: pend_at(pend_q, ck_idx), d: cd};
   assign ck_done = (ck_c.d.npkts != '0) && (ck_c.d.cnt == ck_c.d.npkts);
 
   assign ck_any_o    = ck_any;
@@ -270,7 +282,7 @@ module recv_ctx_table
   logic [CtxW-1:0] lk_tgt;
   ctrl_payload_t   lk_cp;
   assign lk_c     = '{valid: cv_q[lk_idx], src: csrc_q[lk_idx], tid: ctid_q[lk_idx],
-                      pend: cpend_q[lk_idx], d: cd};
+                      pend: pend_at(pend_q, lk_idx), d: cd};
   assign lk_same  = lk_hit && (desc_i.hdr.seq == lk_c.d.seq);
   assign lk_newer = lk_hit && seq_is_newer(desc_i.hdr.seq, lk_c.d.seq);
   assign lk_alloc = !lk_hit && lk_free_any;
@@ -340,61 +352,79 @@ module recv_ctx_table
 
   assign touch_o     = take_i;
   assign touch_idx_o = ctx_wr_idx;
-  assign scan_ok_o   = cv_q[scan_idx_i] && (cpend_q[scan_idx_i] == '0) &&
+  assign scan_ok_o   = cv_q[scan_idx_i] && (pend_at(pend_q, scan_idx_i) == '0) &&
                        !(ctx_wr_en && ctx_wr_idx == scan_idx_i) &&
                        !(ck_any && ck_idx == scan_idx_i && fsm_idle_i);
+
+  // The context written this cycle, one select line per context straight from the decision
+  // (the head's matching context, else the allocated one; the checked context), and whether
+  // it keeps its count of writes in flight (a packet taken into its own context, a record)
+  // or starts from zero (an allocation, a free): each context's count register takes the
+  // written value through its own select line, not through a decoder of the written index
+  // on the decision's path.
+  logic [RxContexts-1:0] wr_sel, b_sel, rc_sel;
+  logic                  wr_keep;
+  assign wr_sel  = take_i ? (lk_hit ? lk_match : RxContexts'(1) << lk_free)
+                          : RxContexts'(record_i || free_i) << ck_idx;
+  assign wr_keep = take_i ? lk_hit : record_i;
+  assign b_sel   = RxContexts'(b_ctx_i) << b_ctx_idx_i;     // the context whose B returned
+  assign rc_sel  = RxContexts'(reclaim_i) << scan_idx_i;    // the context reclaimed
 
   // A context whose last write returned is checked for completion, if every slot of its
   // block is set by then: a block still missing packets is checked after the B of the write
   // that sets its last slot (or when its control packet arrives), so recv_proc spends no
   // cycle per packet on checks that cannot succeed.
-  logic [RxContexts-1:0] chk_b;
+  logic [RxContexts-1:0] chk_b, pend_one;  // pend_one: the contexts with one write in flight
   always_comb begin
-    chk_b = '0;
-    if (b_ctx_i && cpend_q[b_ctx_idx_i] == PendW'(1'b1) && cfull_q[b_ctx_idx_i]) begin
-      chk_b[b_ctx_idx_i] = 1'b1;
-    end
+    pend_one = pend_q[0];
+    for (int unsigned k = 1; k < PendW; k++) pend_one = pend_one & ~pend_q[k];
   end
+  assign chk_b = b_sel & pend_one & cfull_q;
 
-  // The context written this cycle, one select line per context straight from the decision
-  // (the head's matching context, else the allocated one; the checked context), and whether
-  // it keeps its count of writes in flight (a packet taken into its own context, a record)
-  // or starts from zero (an allocation, a free): each context's count is updated from its own
-  // flops and select line, not read out through the written context's index and written
-  // back through it (a 64-way mux and a decoder on the decision's path).
-  logic [RxContexts-1:0] wr_sel;
-  logic                  wr_keep;
-  always_comb begin
-    for (int unsigned i = 0; i < RxContexts; i++) begin
-      wr_sel[i] = take_i ? (lk_hit ? lk_match[i] : lk_free == CtxW'(i))
-                         : (record_i || free_i) && ck_idx == CtxW'(i);
-    end
-  end
-  assign wr_keep = take_i ? lk_hit : record_i;
+  // The written context's next count, computed once: the count the decision read (the head's
+  // context for a take into it, the checked context for a record: both read through a
+  // registered index, so the reads and their sums are off the decision's path) or zero (an
+  // allocation, a free), plus the added writes; every sum is made before the decision and
+  // the decision picks one by an AND-OR (a sum after it would put a carry chain behind it).
+  // wv_b is the same minus one, for a B of that context in the same cycle. A context that
+  // starts from zero has no write in flight, so no B of it returns then (PendNoUnderflow);
+  // its outcome takes the B into account anyway, as the plain sum does (PendIsSum).
+  logic [PendW-1:0] lk_m1, lk_p0, lk_p1, lk_p2, ck_m1, ck_p0, ck_p1, ck_p2, z_p0, z_m1;
+  logic             t_add0, t_add1, t_add2, r_add0, r_add1, r_add2, zero;
+  logic [PendW-1:0] wv, wv_b;
+  assign lk_p0  = lk_c.pend;
+  assign lk_m1  = lk_p0 - PendW'(1'b1);
+  assign lk_p1  = lk_p0 + PendW'(1'b1);
+  assign lk_p2  = lk_p0 + PendW'(2'd2);
+  assign ck_p0  = ck_c.pend;
+  assign ck_m1  = ck_p0 - PendW'(1'b1);
+  assign ck_p1  = ck_p0 + PendW'(1'b1);
+  assign ck_p2  = ck_p0 + PendW'(2'd2);
+  assign z_p0   = PendW'(pend_add_i);
+  assign z_m1   = z_p0 - PendW'(1'b1);
+  assign t_add0 = take_i && lk_hit && pend_add_i == 2'd0;
+  assign t_add1 = take_i && lk_hit && pend_add_i == 2'd1;
+  assign t_add2 = take_i && lk_hit && pend_add_i == 2'd2;
+  assign r_add0 = !take_i && record_i && pend_add_i == 2'd0;
+  assign r_add1 = !take_i && record_i && pend_add_i == 2'd1;
+  assign r_add2 = !take_i && record_i && pend_add_i == 2'd2;
+  assign zero   = !wr_keep;
+  assign wv     = ({PendW{t_add0}} & lk_p0) | ({PendW{t_add1}} & lk_p1) |
+                  ({PendW{t_add2}} & lk_p2) | ({PendW{r_add0}} & ck_p0) |
+                  ({PendW{r_add1}} & ck_p1) | ({PendW{r_add2}} & ck_p2) | ({PendW{zero}} & z_p0);
+  assign wv_b   = ({PendW{t_add0}} & lk_m1) | ({PendW{t_add1}} & lk_p0) |
+                  ({PendW{t_add2}} & lk_p1) | ({PendW{r_add0}} & ck_m1) |
+                  ({PendW{r_add1}} & ck_p0) | ({PendW{r_add2}} & ck_p1) | ({PendW{zero}} & z_m1);
 
-  // Each context's next count of writes in flight, every outcome computed from its flops and
-  // the B return (which the decision does not wait for): as it is, plus one, plus two (a
-  // written context that keeps its count), or the added writes alone (a context that starts
-  // from zero); the decision's select line and count pick one by an AND-OR (a plain sum
-  // would put the carry chain behind the decision). A context that starts from zero has no
-  // write in flight, so no B of it returns then (PendNoUnderflow); its outcome takes the B
-  // into account anyway, as the plain sum does (PendIsSum).
-  logic [RxContexts-1:0]            pn_base, pn_inc1, pn_inc2, pn_zero;
-  logic [RxContexts-1:0][PendW-1:0] pend_b, pend_b1, pend_b2;
-  logic [PendW-1:0]                 pend_z;
-  logic                             add1, add2;
-  assign add1   = pend_add_i == 2'd1;
-  assign add2   = pend_add_i == 2'd2;
-  assign pend_z = PendW'(pend_add_i);
+  // Every other context's count, minus one for a B of it: slice by slice, the borrow
+  // ripples from bit 0 up.
+  logic [PendW-1:0][RxContexts-1:0] pend_b;
   always_comb begin
-    for (int unsigned i = 0; i < RxContexts; i++) begin
-      pend_b[i]  = cpend_q[i] - PendW'(b_ctx_i && b_ctx_idx_i == CtxW'(i));
-      pend_b1[i] = pend_b[i] + PendW'(1'b1);
-      pend_b2[i] = pend_b[i] + PendW'(2'd2);
-      pn_inc1[i] = wr_sel[i] && wr_keep && add1;
-      pn_inc2[i] = wr_sel[i] && wr_keep && add2;
-      pn_zero[i] = wr_sel[i] && !wr_keep;
-      pn_base[i] = !wr_sel[i] || (wr_keep && !add1 && !add2);
+    logic [RxContexts-1:0] brw;  // borrow into slice k
+    brw = b_sel;
+    for (int unsigned k = 0; k < PendW; k++) begin
+      pend_b[k] = pend_q[k] ^ brw;
+      brw       = brw & ~pend_q[k];
     end
   end
 
@@ -403,7 +433,6 @@ module recv_ctx_table
     cv_d    = cv_q;
     csrc_d  = csrc_q;
     ctid_d  = ctid_q;
-    cpend_d = cpend_q;
     cfull_d = cfull_q;
     chk_d   = chk_q;
     if (ctx_wr_en) begin
@@ -414,19 +443,18 @@ module recv_ctx_table
                             (ctx_wr_val.d.cnt == ctx_wr_val.d.npkts);
     end
     // a context's writes count from the decision on (not from their AW); a B counts one down
-    for (int unsigned i = 0; i < RxContexts; i++) begin
-      cpend_d[i] = ({PendW{pn_base[i]}} & pend_b[i]) | ({PendW{pn_inc1[i]}} & pend_b1[i]) |
-                   ({PendW{pn_inc2[i]}} & pend_b2[i]) | ({PendW{pn_zero[i]}} & pend_z);
+    for (int unsigned k = 0; k < PendW; k++) begin
+      pend_d[k] = ((wr_sel & ~b_sel & {RxContexts{wv[k]}}) |
+                   (wr_sel & b_sel & {RxContexts{wv_b[k]}}) | (~wr_sel & pend_b[k])) & ~rc_sel;
     end
     if (reclaim_i) begin
       cv_d[scan_idx_i]    = 1'b0;
-      cpend_d[scan_idx_i] = '0;
       cfull_d[scan_idx_i] = 1'b0;
     end
     // a decided check is unmarked; a new control packet marks its context
     if (ck_done_i) chk_d[ck_idx] = 1'b0;
     if (take_i && desc_i.hdr.kind != WkData && !lk_dup) chk_d[lk_tgt] = 1'b1;
-    chk_d = (chk_d | chk_b) & ~(reclaim_i ? (RxContexts'(1) << scan_idx_i) : '0);
+    chk_d = (chk_d | chk_b) & ~rc_sel;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -434,14 +462,14 @@ module recv_ctx_table
       cv_q    <= '0;
       csrc_q  <= '0;
       ctid_q  <= '0;
-      cpend_q <= '0;
+      pend_q  <= '0;
       cfull_q <= '0;
       chk_q   <= '0;
     end else begin
       cv_q    <= cv_d;
       csrc_q  <= csrc_d;
       ctid_q  <= ctid_d;
-      cpend_q <= cpend_d;
+      pend_q  <= pend_d;
       cfull_q <= cfull_d;
       chk_q   <= chk_d;
     end
@@ -470,27 +498,37 @@ module recv_ctx_table
   `NI_ASSERT(UpdateIsChecked, (record_i || free_i) -> ck_done_i)
   // No ACK (free) of a context before its writes returned; a record only of a complete
   // notify block, once.
-  `NI_ASSERT(FreeAfterLastB, free_i -> cpend_q[ck_idx] == '0 && !ck_wait_o)
+  `NI_ASSERT(FreeAfterLastB, free_i -> pend_at(pend_q, ck_idx) == '0 && !ck_wait_o)
   `NI_ASSERT(RecordOnce, record_i -> !ck_wait_o && ck_record_o)
   // The select lines name the context the decision writes, and its count is the one the
   // written word carries.
   `NI_ASSERT(WrSelIsWrIdx, wr_sel == (ctx_wr_en ? RxContexts'(1) << ctx_wr_idx : '0))
-  `NI_ASSERT(WrKeepIsWrPend, ctx_wr_en -> ctx_wr_val.pend == (wr_keep ? cpend_q[ctx_wr_idx] : '0))
-  // The picked counts are the plain sums.
+  `NI_ASSERT(WrKeepIsWrPend, ctx_wr_en -> ctx_wr_val.pend ==
+                              (wr_keep ? pend_at(pend_q, ctx_wr_idx) : '0))
+  // The picked counts are the plain sums: the written context's count (kept or from zero)
+  // plus the added writes, the B's context's count minus one, the reclaimed context's zero.
 `ifndef SYNTHESIS
-  logic [RxContexts-1:0][PendW-1:0] ref_pend;
+  logic [PendW-1:0][RxContexts-1:0] ref_pend;
   always_comb begin
-    for (int unsigned i = 0; i < RxContexts; i++) begin
-      ref_pend[i] = ((wr_sel[i] && !wr_keep) ? '0 : cpend_q[i]) +
-                    (wr_sel[i] ? PendW'(pend_add_i) : '0) -
-                    PendW'(b_ctx_i && b_ctx_idx_i == CtxW'(i));
+    logic [PendW-1:0] v;
+    v        = '0;
+    ref_pend = pend_q;
+    if (ctx_wr_en) begin
+      v = (wr_keep ? pend_at(pend_q, ctx_wr_idx) : '0) + PendW'(pend_add_i);
+      for (int unsigned k = 0; k < PendW; k++) ref_pend[k][ctx_wr_idx] = v[k];
     end
-    if (reclaim_i) ref_pend[scan_idx_i] = '0;
+    if (b_ctx_i) begin
+      v = pend_at(ref_pend, b_ctx_idx_i) - PendW'(1'b1);
+      for (int unsigned k = 0; k < PendW; k++) ref_pend[k][b_ctx_idx_i] = v[k];
+    end
+    if (reclaim_i) begin
+      for (int unsigned k = 0; k < PendW; k++) ref_pend[k][scan_idx_i] = 1'b0;
+    end
   end
-  `NI_ASSERT(PendIsSum, cpend_d == ref_pend)
+  `NI_ASSERT(PendIsSum, pend_d == ref_pend)
 `endif
   // Pending counts never wrap.
-  `NI_ASSERT(PendNoUnderflow, b_ctx_i -> cpend_q[b_ctx_idx_i] != '0)
+  `NI_ASSERT(PendNoUnderflow, b_ctx_i -> pend_at(pend_q, b_ctx_idx_i) != '0)
   `NI_ASSERT(PendNoOverflow, ctx_wr_en -> 32'(ctx_wr_val.pend) + 32'(pend_add_i) <
                                           (32'd1 << PendW))
   // The scanner frees only an idle context.

@@ -69,10 +69,10 @@ TEST_CASE("first_set: 64 bits, every lowest bit under every pattern above it",
   for (unsigned i = 0; i < 64; ++i) {
     const std::uint64_t bit = std::uint64_t{1} << i;
     const std::uint64_t above = (i == 63) ? 0 : ~((bit << 1) - 1);
-    c.check(bit);                                     // alone
-    c.check(bit | above);                             // every bit above set
-    c.check(bit | (above & 0xAAAAAAAAAAAAAAAAULL));   // alternate bits above
-    c.check(bit | (std::uint64_t{1} << 63));          // the top bit set too
+    c.check(bit);                                    // alone
+    c.check(bit | above);                            // every bit above set
+    c.check(bit | (above & 0xAAAAAAAAAAAAAAAAULL));  // alternate bits above
+    c.check(bit | (std::uint64_t{1} << 63));         // the top bit set too
   }
   CHECK(c.checked() == 2 + 4 * 64);
 }
