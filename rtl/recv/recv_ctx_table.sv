@@ -98,9 +98,9 @@ module recv_ctx_table
   logic  [RxContexts-1:0]            chk_q, chk_d;      // to be checked for completion
 
   // The counts of writes in flight are kept bit-sliced: pend_q[k] holds bit k of every
-  // context's count. Each context's update (below) is the same gates as a per-context
-  // adder, written once for all contexts as word-wide logic, which a simulator evaluates a
-  // word at a time rather than context by context; a read of one context's count gathers
+  // context's count. Each context's update (below: its B's decrement, the pick of its next
+  // count) is the gates a per-context form would have, written once for all contexts as
+  // word-wide logic, which a simulator evaluates a word at a time; a read of one count gathers
   // its bit from each slice (the same 64-way multiplexers as a read of a packed word).
   function automatic logic [PendW-1:0] pend_at(logic [PendW-1:0][RxContexts-1:0] p,
                                                logic [CtxW-1:0] idx);
