@@ -70,11 +70,9 @@ module axi_slave
   input  status_e             lk_status_i,
   input  logic                lk_pair_long_live_i,
   output logic                rd_single_o,
-  output wch_t                rd_single_wch_o,
-  input  status_e             rd_single_i,
   output logic                rd_multi_o,
-  output logic [PageW-1:0]    rd_multi_page_o,
-  output logic                rd_multi_half_o,
+  output wch_t                rd_wch_o,
+  input  status_e             rd_single_i,
   input  logic [63:0]         rd_multi_i,
   // statistics
   output logic [5:0]          stat_idx_o,
@@ -550,10 +548,9 @@ module axi_slave
                            (ar_region == RegionDesc) || (ar_region > RegionCtrl);
 
   assign rd_single_o     = ar_hs && !ar_err && (ar_region == RegionStatus1);
-  assign rd_single_wch_o = {s_axi_araddr_i[15:12], s_axi_araddr_i[10:5]};
   assign rd_multi_o      = ar_hs && !ar_err && (ar_region == RegionStatus32);
-  assign rd_multi_page_o = s_axi_araddr_i[15:12];
-  assign rd_multi_half_o = s_axi_araddr_i[10];
+  // the channel of a single read; a 32-channel read reads its page half, bits 9:5
+  assign rd_wch_o        = {s_axi_araddr_i[15:12], s_axi_araddr_i[10:5]};
   assign stat_idx_o      = s_axi_araddr_i[9:4];
 
   always_comb begin

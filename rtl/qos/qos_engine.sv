@@ -458,14 +458,15 @@ module qos_engine
   wch_t             lk_wch;
   status_e          lk_status;
   logic             lk_pair_long_live;
-  logic             rd_single, rd_multi, rd_multi_half;
-  wch_t             rd_single_wch;
+  logic             rd_single, rd_multi;
+  wch_t             rd_wch;
   status_e          rd_single_code;
-  logic [PageW-1:0] rd_multi_page;
   logic [63:0]      rd_multi_val;
   logic             finish, finish_err, finish_rd, finish_wr;
   wch_t             finish_wch;
   status_e [NumWch-1:0]   status_all;
+  logic                   status_pend;
+  wch_t                   status_pend_wch;
 
   status_regs u_status (
     .clk_i              (clk_i),
@@ -477,16 +478,16 @@ module qos_engine
     .lk_status_o        (lk_status),
     .lk_pair_long_live_o(lk_pair_long_live),
     .rd_single_i        (rd_single),
-    .rd_single_wch_i    (rd_single_wch),
-    .rd_single_o        (rd_single_code),
     .rd_multi_i         (rd_multi),
-    .rd_multi_page_i    (rd_multi_page),
-    .rd_multi_half_i    (rd_multi_half),
+    .rd_wch_i           (rd_wch),
+    .rd_single_o        (rd_single_code),
     .rd_multi_o         (rd_multi_val),
     .finish_i           (finish_wr),
     .finish_wch_i       (finish_wch),
     .finish_err_i       (finish_err),
-    .status_o           (status_all)
+    .status_o           (status_all),
+    .pend_busy_o        (status_pend),
+    .pend_busy_wch_o    (status_pend_wch)
   );
 
   logic [NumStats-1:0] stat_inc;
@@ -611,11 +612,9 @@ module qos_engine
     .lk_status_i        (lk_status),
     .lk_pair_long_live_i(lk_pair_long_live),
     .rd_single_o        (rd_single),
-    .rd_single_wch_o    (rd_single_wch),
-    .rd_single_i        (rd_single_code),
     .rd_multi_o         (rd_multi),
-    .rd_multi_page_o    (rd_multi_page),
-    .rd_multi_half_o    (rd_multi_half),
+    .rd_wch_o           (rd_wch),
+    .rd_single_i        (rd_single_code),
     .rd_multi_i         (rd_multi_val),
     .stat_idx_o         (stat_idx),
     .stat_val_i         (stat_val),
@@ -943,6 +942,7 @@ module qos_engine
   always_comb begin
     trace_o              = '0;
     trace_o.status       = status_all;
+    if (status_pend) trace_o.status[status_pend_wch] = StBusy;  // the codes as read
     trace_o.deq          = deq;
     trace_o.deq_qid      = deq_qid;
     trace_o.deq_node     = deq_node;

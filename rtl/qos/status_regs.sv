@@ -28,91 +28,117 @@ module status_regs
   input  wch_t                 lk_wch_i,
   output status_e              lk_status_o,
   output logic                 lk_pair_long_live_o,
-  // status read, single channel: returns the code, clears DONE/ERROR when `rd_single_i`
+  // status reads of channel `rd_wch_i` (single: its code) or of its group of 32 channels, a
+  // page half (multi: the group's codes, channel {rd_wch_i[9:5], i} in bits 2i+1:2i); the
+  // read clears DONE/ERROR to IDLE when `rd_single_i` / `rd_multi_i` (never both)
   input  logic                 rd_single_i,
-  input  wch_t                 rd_single_wch_i,
-  output status_e              rd_single_o,
-  // status read, 32 channels of a page half
   input  logic                 rd_multi_i,
-  input  logic [PageW-1:0]     rd_multi_page_i,
-  input  logic                 rd_multi_half_i,
+  input  wch_t                 rd_wch_i,
+  output status_e              rd_single_o,
   output logic [63:0]          rd_multi_o,
   // Message Handler finishes a transfer
   input  logic                 finish_i,
   input  wch_t                 finish_wch_i,
   input  logic                 finish_err_i,
-  // every code, for monitors
-  output status_e [NumWch-1:0]   status_o
+  // for monitors: every stored code, and the BUSY mark not yet stored (see below)
+  output status_e [NumWch-1:0]   status_o,
+  output logic                 pend_busy_o,
+  output wch_t                 pend_busy_wch_o
 );
 
   status_e [NumWch-1:0]   status_q, status_d;
-  logic    [NumWch/2-1:0] long_q, long_d;
+  logic    [NumWch/2-1:0] long_q;
 
   // The BUSY mark of the previous cycle, not yet in status_q/long_q, and the codes and flags
   // with it (what an immediate write would have stored).
   logic                   pb_q;
   wch_t                   pb_wch_q;
   logic                   pb_long_q;
-  status_e [NumWch-1:0]   status_cur;
   logic    [NumWch/2-1:0] long_cur;
 
-  always_comb begin
-    status_cur = status_q;
-    long_cur   = long_q;
-    if (pb_q) begin
-      status_cur[pb_wch_q] = StBusy;
-      if (!pb_wch_q[0]) long_cur[pb_wch_q[WchW-1:1]] = pb_long_q;
-    end
-  end
+  // The updates are written group by group: 32 groups of 32 channels, each group one 64-bit
+  // word of two bits per channel. A write selects its channel with two one-hot decodes (its
+  // group and its place in the group), and a clear tests each channel's own code, so no
+  // update reads a code through a 1,024-way multiplexer first (that read and write made the
+  // module's longest paths, 12 levels, and most of its LUTs).
+  localparam int unsigned Groups = NumWch / 32;
+  localparam logic [63:0] HiBits = {32{2'b10}};  // the high bit of each channel's code
+  localparam logic [Groups-1:0] OneGrp = {{(Groups-1){1'b0}}, 1'b1};
+  typedef status_e [31:0] grp_codes_t;  // a group's codes, channel i in bits 2i+1:2i
 
-  // A read of one code: the stored one, or BUSY when the pending mark is its channel (the
-  // compare beside the 1,024-way pick, not in front of it).
-  function automatic status_e code_of(status_e [NumWch-1:0] st, wch_t w, logic pend,
-                                      wch_t pend_wch);
-    return (pend && pend_wch == w) ? StBusy : st[w];
+  // The two bits of each of a group's 32 channels, selected by a 5-bit place.
+  function automatic logic [63:0] place2(logic [4:0] place);
+    return 64'(2'b11) << {place, 1'b0};
   endfunction
 
+  logic [Groups-1:0] pb_grp;
+  logic [63:0]       pb_place;
+  assign pb_grp   = pb_q ? OneGrp << pb_wch_q[WchW-1:5] : '0;
+  assign pb_place = place2(pb_wch_q[4:0]);
+
+  always_comb begin
+    long_cur = long_q;
+    if (pb_q && !pb_wch_q[0]) long_cur[pb_wch_q[WchW-1:1]] = pb_long_q;
+  end
+
+  // Reads take the stored codes and put BUSY where the pending mark is (the compare beside
+  // the multiplexer, not in front of it). The lookup reads channel c and its pair c-1 as one
+  // 4-bit entry of 512; the status reads, single or of 32 channels, read one 64-bit group of
+  // 32 and the single one picks its place in it.
   wch_t pair_wch;
   assign pair_wch = {lk_wch_i[WchW-1:1], 1'b0};
+
+  status_e [1:0] pair_codes;
+  status_e       lk_code, pair_code;
+  assign pair_codes = status_q[pair_wch +: 2];
+  assign lk_code    = (pb_q && pb_wch_q == lk_wch_i) ? StBusy : pair_codes[lk_wch_i[0]];
+  assign pair_code  = (pb_q && pb_wch_q == pair_wch) ? StBusy : pair_codes[0];
 
   logic pair_long;
   assign pair_long = (pb_q && !pb_wch_q[0] && pb_wch_q[WchW-1:1] == lk_wch_i[WchW-1:1]) ?
                      pb_long_q : long_q[lk_wch_i[WchW-1:1]];
-  assign lk_status_o         = code_of(status_q, lk_wch_i, pb_q, pb_wch_q);
-  assign lk_pair_long_live_o = lk_wch_i[0] && pair_long &&
-                               (code_of(status_q, pair_wch, pb_q, pb_wch_q) == StBusy);
-  assign rd_single_o         = code_of(status_q, rd_single_wch_i, pb_q, pb_wch_q);
+  assign lk_status_o         = lk_code;
+  assign lk_pair_long_live_o = lk_wch_i[0] && pair_long && (pair_code == StBusy);
 
-  // The 32 channels of a collective read form one aligned group: channel {group, i}. Indexing
-  // with the concatenation (not base + i) keeps each of the 32 selections a 32:1 multiplexer
-  // of groups rather than a 1024:1 multiplexer behind an adder.
-  logic [PageW:0] multi_grp;
-  assign multi_grp = {rd_multi_page_i, rd_multi_half_i};
+  logic [4:0]  rd_grp;
+  logic [63:0] rd_word, rd_pb;
+  assign rd_grp   = rd_wch_i[WchW-1:5];
+  assign rd_pb    = (pb_q && pb_wch_q[WchW-1:5] == rd_grp) ? pb_place : '0;
+  assign rd_word  = (64'(status_q[{rd_grp, 5'd0} +: 32]) & ~rd_pb) | (rd_pb & ~HiBits);
+  assign rd_multi_o  = rd_word;
+  assign rd_single_o = status_e'(rd_word[{rd_wch_i[4:0], 1'b0} +: 2]);
+
+  // This cycle's BUSY mark waits in pb_q: it is of an IDLE channel, which neither a read
+  // (it clears DONE/ERROR) nor a finish (of a BUSY channel) touches in this cycle.
+  logic [Groups-1:0] sg_grp, mh_grp, fn_grp;
+  logic [63:0]       sg_place, fn_place, fn_code;
+  assign sg_grp   = rd_single_i ? OneGrp << rd_grp : '0;
+  assign sg_place = place2(rd_wch_i[4:0]);
+  assign mh_grp   = rd_multi_i ? OneGrp << rd_grp : '0;
+  assign fn_grp   = finish_i ? OneGrp << finish_wch_i[WchW-1:5] : '0;
+  assign fn_place = place2(finish_wch_i[4:0]);
+  assign fn_code  = finish_err_i ? {32{StError}} : {32{StDone}};
+
+  // The BUSY mark is of an IDLE channel (BusyFromIdle), so it sets the low bit and nothing
+  // else; a finish (of a BUSY channel) writes its code last.
+  // Only the groups a write selects are computed (the others keep their codes: the same
+  // function, and a simulator skips the idle groups).
+  logic [Groups-1:0] grp_act;
+  assign grp_act = pb_grp | sg_grp | mh_grp | fn_grp;
 
   always_comb begin
-    for (int i = 0; i < 32; i++) begin
-      rd_multi_o[2*i +: 2] = code_of(status_q, {multi_grp, 5'(i)}, pb_q, pb_wch_q);
+    logic [63:0] q, fin, clr, nxt;
+    status_d = status_q;
+    for (int g = 0; g < Groups; g++) begin
+      if (!grp_act[g]) continue;
+      q   = 64'(status_q[g*32 +: 32]);
+      // DONE and ERROR have the high bit set: a read clears those of its channels to IDLE.
+      fin = (q & HiBits) | ((q & HiBits) >> 1);
+      clr = ((sg_grp[g] ? sg_place : '0) | {64{mh_grp[g]}}) & fin;
+      nxt = (q & ~clr) | (pb_grp[g] ? pb_place & ~HiBits : '0);
+      status_d[g*32 +: 32] = grp_codes_t'(fn_grp[g] ? ((nxt & ~fn_place) | (fn_code & fn_place)) :
+                                                      nxt);
     end
-  end
-
-  function automatic logic finished(status_e s);
-    return (s == StDone) || (s == StError);
-  endfunction
-
-  always_comb begin
-    // This cycle's BUSY mark waits in pb_q: it is of an IDLE channel, which neither a read
-    // (it clears DONE/ERROR) nor a finish (of a BUSY channel) touches in this cycle.
-    status_d = status_cur;
-    long_d   = long_cur;
-    if (rd_single_i && finished(status_cur[rd_single_wch_i])) begin
-      status_d[rd_single_wch_i] = StIdle;
-    end
-    if (rd_multi_i) begin
-      for (int i = 0; i < 32; i++) begin
-        if (finished(status_cur[{multi_grp, 5'(i)}])) status_d[{multi_grp, 5'(i)}] = StIdle;
-      end
-    end
-    if (finish_i) status_d[finish_wch_i] = finish_err_i ? StError : StDone;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -124,18 +150,26 @@ module status_regs
       pb_long_q <= 1'b0;
     end else begin
       status_q  <= status_d;
-      long_q    <= long_d;
+      long_q    <= long_cur;
       pb_q      <= set_busy_i;
       pb_wch_q  <= set_busy_wch_i;
       pb_long_q <= set_busy_long_i;
     end
   end
 
-  // One assign of the whole array (a per-channel loop here cost Verilator 1024 iterations per
-  // evaluation, most of the simulator's time).
-  assign status_o = status_cur;
+  // The stored codes and the pending mark, for monitors (the trace puts the mark in).
+  assign status_o        = status_q;
+  assign pend_busy_o     = pb_q;
+  assign pend_busy_wch_o = pb_wch_q;
 
 `ifndef SYNTHESIS
+  // The codes with the pending mark in (what an immediate write would have stored).
+  status_e [NumWch-1:0] status_cur;
+  always_comb begin
+    status_cur = status_q;
+    if (pb_q) status_cur[pb_wch_q] = StBusy;
+  end
+
   // The checks read single codes through variables of their own, kept from being inlined
   // by public_flat_rd: Verilator 5.006 emits C++ that does not compile when a concurrent
   // assertion samples a vector of 64 words or more, as status_q (2048 bits) is.
@@ -151,7 +185,7 @@ module status_regs
   status_e pair_cur    /* verilator public_flat_rd */;
   logic    pair_long_cur /* verilator public_flat_rd */;
   assign lk_cur        = status_cur[lk_wch_i];
-  assign single_cur    = status_cur[rd_single_wch_i];
+  assign single_cur    = status_cur[rd_wch_i];
   assign pair_cur      = status_cur[pair_wch];
   assign pair_long_cur = long_cur[lk_wch_i[WchW-1:1]];
   `NI_ASSERT(PendingBusySeen, lk_status_o == lk_cur && rd_single_o == single_cur &&
