@@ -581,11 +581,12 @@ ROW_REASONS = {
                       "logic ({crc_lut} LUTs) beside the queue (`u_pkt_queue.u_fifo`)",
     "Transfer Table": "two 1024 x 256 banks read together, a line pair a cycle (design.md "
                       "6), each mapped on its own: half a tile more",
-    "Sequence number generator": "the ICD's 14-bit seq (ICD 1, `SeqW`) where the thesis's is "
-                                 "12 bits: 2 more FFs",
-    "1x FID FIFO": "a fill count beside the pointers (`sync_fifo`'s count, which the "
-                   "segmenter reads to admit a transfer): {fid1_extra} FFs more",
-    "4x FID FIFO": "a fill count beside the pointers (as the 1x FID FIFO): {fid4_extra} FF more",
+    "Sequence number generator": "the ICD's 14-bit seq (ICD 1, `SeqW`): a 14-bit counter "
+                                 "where the thesis's has 12 registers",
+    "1x FID FIFO": "a fill count kept beside the pointers (`sync_fifo`'s count, which the "
+                   "segmenter compares to admit a transfer): {fid1_extra} FFs more",
+    "4x FID FIFO": "a fill count kept beside the pointers (as the 1x FID FIFO): {fid4_extra} "
+                   "FF more",
     "Statistics Registers": "64-bit saturating counters (ICD 8), 14 of them; 4 count "
                             "retransmission events (NACKs, responses dropped, "
                             "retransmissions, timeouts)",
