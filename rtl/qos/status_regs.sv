@@ -108,8 +108,9 @@ module status_regs
   assign rd_multi_o  = rd_word;
   assign rd_single_o = status_e'(rd_word[{rd_wch_i[4:0], 1'b0} +: 2]);
 
-  // This cycle's BUSY mark waits in pb_q: it is of an IDLE channel, which neither a read
-  // (it clears DONE/ERROR) nor a finish (of a BUSY channel) touches in this cycle.
+  // The writers' selects: a single read (sg), a 32-channel read (mh), a finish (fn). This
+  // cycle's BUSY mark waits in pb_q: it is of an IDLE channel, which neither a read (it
+  // clears DONE/ERROR) nor a finish (of a BUSY channel) touches in this cycle.
   logic [Groups-1:0] sg_grp, mh_grp, fn_grp;
   logic [63:0]       sg_place, fn_place, fn_code;
   assign sg_grp   = rd_single_i ? OneGrp << rd_grp : '0;
@@ -191,6 +192,35 @@ module status_regs
   `NI_ASSERT(PendingBusySeen, lk_status_o == lk_cur && rd_single_o == single_cur &&
                               (!lk_wch_i[0] || lk_pair_long_live_o ==
                                (pair_long_cur && pair_cur == StBusy)))
+  // The group-wise update writes what the plain one would at each channel written: the
+  // finished code, IDLE for a read channel that was DONE or ERROR (else its code as it is),
+  // BUSY for the pending mark; a 32-channel read's whole group channel by channel (computed
+  // only in the cycle of such a read).
+  function automatic status_e read_clears(status_e c);
+    return (c == StDone || c == StError) ? StIdle : c;
+  endfunction
+  status_e     d_fin  /* verilator public_flat_rd */;
+  status_e     d_rd   /* verilator public_flat_rd */;
+  status_e     d_pb   /* verilator public_flat_rd */;
+  logic [63:0] d_grp  /* verilator public_flat_rd */;
+  logic [63:0] e_grp  /* verilator public_flat_rd */;
+  assign d_fin = status_d[finish_wch_i];
+  assign d_rd  = status_d[rd_wch_i];
+  assign d_pb  = status_d[pb_wch_q];
+  always_comb begin
+    d_grp = '0;
+    e_grp = '0;
+    if (rd_multi_i) begin
+      d_grp = 64'(status_d[{rd_grp, 5'd0} +: 32]);
+      for (int i = 0; i < 32; i++) e_grp[2*i +: 2] = read_clears(status_cur[{rd_grp, 5'(i)}]);
+    end
+  end
+  `NI_ASSERT(UpdateFinish, finish_i -> d_fin == (finish_err_i ? StError : StDone))
+  `NI_ASSERT(UpdateRead, (rd_single_i || rd_multi_i) && !(finish_i && finish_wch_i == rd_wch_i)
+                         -> d_rd == read_clears(single_cur))
+  `NI_ASSERT(UpdateMark, pb_q && !(finish_i && finish_wch_i == pb_wch_q) -> d_pb == StBusy)
+  `NI_ASSERT(UpdateGroup, rd_multi_i && !(finish_i && finish_wch_i[WchW-1:5] == rd_grp) ->
+                          d_grp == e_grp)
 `endif
   `NI_ASSERT(LongOnlyEven, set_busy_i && set_busy_long_i -> !set_busy_wch_i[0])
 
