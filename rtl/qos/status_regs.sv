@@ -64,7 +64,6 @@ module status_regs
   localparam int unsigned Groups = NumWch / 32;
   localparam logic [63:0] HiBits = {32{2'b10}};  // the high bit of each channel's code
   localparam logic [Groups-1:0] OneGrp = {{(Groups-1){1'b0}}, 1'b1};
-  typedef status_e [31:0] grp_codes_t;  // a group's codes, channel i in bits 2i+1:2i
 
   // The two bits of each of a group's 32 channels, selected by a 5-bit place.
   function automatic logic [63:0] place2(logic [4:0] place);
@@ -137,8 +136,8 @@ module status_regs
       fin = (q & HiBits) | ((q & HiBits) >> 1);
       clr = ((sg_grp[g] ? sg_place : '0) | {64{mh_grp[g]}}) & fin;
       nxt = (q & ~clr) | (pb_grp[g] ? pb_place & ~HiBits : '0);
-      status_d[g*32 +: 32] = grp_codes_t'(fn_grp[g] ? ((nxt & ~fn_place) | (fn_code & fn_place)) :
-                                                      nxt);
+      if (fn_grp[g]) nxt = (nxt & ~fn_place) | (fn_code & fn_place);
+      status_d[g*32 +: 32] = nxt;  // channel i's code in bits 2i+1:2i
     end
   end
 
