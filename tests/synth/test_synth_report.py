@@ -221,7 +221,7 @@ def check_area(r: dict) -> list[str]:
     out = []
     for row in rows:
         why = gen_docs.row_reason(row, mods)
-        if why == "larger: not explained":
+        if why == gen_docs.NOT_EXPLAINED:
             f = ("lut", "ff", "bram_tiles")
             out.append(f"{row['row']}: larger than the thesis "
                        f"({[row['this_design'][k] for k in f]} against "
