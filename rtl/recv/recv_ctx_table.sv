@@ -63,7 +63,8 @@ module recv_ctx_table
   output logic [CtxW-1:0] touch_idx_o,
   input  logic [CtxW-1:0] scan_idx_i,   // the context the scanner looks at
   output logic            scan_ok_o,    // ... may be freed: live, no write out, not in use
-  input  logic            reclaim_i,    // ... and is freed
+  input  logic            reclaim_i,    // ... and is idle: freed unless it is written now
+  output logic            reclaimed_o,  // ... it is freed (counter 26)
   output logic            busy_o        // a context is live
 );
 
@@ -153,7 +154,7 @@ module recv_ctx_table
       lk_free_q     <= '0;
       lk_match_q    <= '0;
     end else begin
-      lk_cur_q      <= desc_valid_i && !desc_pop_i && !take_i && !free_i && !reclaim_i;
+      lk_cur_q      <= desc_valid_i && !desc_pop_i && !take_i && !free_i && !reclaimed_o;
       lk_hit_q      <= lkn_hit;
       lk_free_any_q <= lkn_free_any;
       lk_idx_q      <= lkn_idx;
@@ -247,7 +248,7 @@ module recv_ctx_table
       fwd_dat_q <= '0;
     end else begin
       rd_idx_q  <= rd_idx;
-      fwd_q     <= ctx_wr_en && (ctx_wr_idx == rd_idx);
+      fwd_q     <= ctx_wr_en && (ctx_wr_idx == rd_idx);  // (ctx_wr_idx: known early)
       fwd_dat_q <= ctx_wr_val.d;
     end
   end
@@ -333,28 +334,36 @@ module recv_ctx_table
   // Updates
   // =======================================================================================
   // The word written: the head packet's context, the checked one with its record issued, or
-  // the freed one (zero).
+  // the freed one (zero). Which of them is known before the decision: a check (a record or a
+  // free) is decided only while a checked context is pending (ck_any), a take only while none
+  // is (recv_proc's priority; WriteKindEarly), and a decided check writes a record exactly
+  // when the record is still to write. So the index and the word are picked by ck_any and
+  // ck_record_o, and only the write enable waits for the decision.
   always_comb begin
     ctx_wr_en  = take_i || record_i || free_i;
-    ctx_wr_idx = '0;
-    ctx_wr_val = '0;
-    if (take_i) begin
-      ctx_wr_idx = lk_tgt;
-      ctx_wr_val = lk_next;
-    end else if (record_i) begin
-      ctx_wr_idx             = ck_idx;
-      ctx_wr_val             = ck_c;
-      ctx_wr_val.d.nf_issued = 1'b1;
-    end else if (free_i) begin
-      ctx_wr_idx = ck_idx;
+    ctx_wr_idx = ck_any ? ck_idx : lk_tgt;
+    ctx_wr_val = lk_next;
+    if (ck_any) begin
+      ctx_wr_val = '0;
+      if (ck_record_o) begin
+        ctx_wr_val             = ck_c;
+        ctx_wr_val.d.nf_issued = 1'b1;
+      end
     end
   end
 
   assign touch_o     = take_i;
-  assign touch_idx_o = ctx_wr_idx;
+  assign touch_idx_o = lk_tgt;
+  // The scanned context may go when it is live, has no write out and is not being checked; a
+  // write of it in this very cycle (scan_wr) keeps it, which the flops below apply context by
+  // context (a written context takes the written value, rc_eff) rather than through the
+  // reclaim decision.
+  logic scan_wr;
   assign scan_ok_o   = cv_q[scan_idx_i] && (pend_at(pend_q, scan_idx_i) == '0) &&
-                       !(ctx_wr_en && ctx_wr_idx == scan_idx_i) &&
                        !(ck_any && ck_idx == scan_idx_i && fsm_idle_i);
+  assign scan_wr     = (take_i && lk_tgt == scan_idx_i) ||
+                       ((record_i || free_i) && ck_idx == scan_idx_i);
+  assign reclaimed_o = reclaim_i && !scan_wr;
 
   // The context written this cycle, one select line per context straight from the decision
   // (the head's matching context, else the allocated one; the checked context), and whether
@@ -362,13 +371,18 @@ module recv_ctx_table
   // or starts from zero (an allocation, a free): each context's count register takes the
   // written value through its own select line, not through a decoder of the written index
   // on the decision's path.
-  logic [RxContexts-1:0] wr_sel, b_sel, rc_sel;
+  // The index decodes are of registers (the one-hot of an index shifted by a late enable would
+  // be a multiplexer tree behind that enable); the late events only AND them.
+  logic [RxContexts-1:0] wr_sel, b_sel, rc_sel, rc_eff, ck_sel, lk_sel, scan_sel;
   logic                  wr_keep;
-  assign wr_sel  = take_i ? (lk_hit ? lk_match : RxContexts'(1) << lk_free)
-                          : RxContexts'(record_i || free_i) << ck_idx;
-  assign wr_keep = take_i ? lk_hit : record_i;
-  assign b_sel   = RxContexts'(b_ctx_i) << b_ctx_idx_i;     // the context whose B returned
-  assign rc_sel  = RxContexts'(reclaim_i) << scan_idx_i;    // the context reclaimed
+  assign ck_sel   = RxContexts'(1'b1) << ck_idx;
+  assign lk_sel   = lk_hit ? lk_match : RxContexts'(1'b1) << lk_free;
+  assign scan_sel = RxContexts'(1'b1) << scan_idx_i;
+  assign wr_sel   = ({RxContexts{take_i}} & lk_sel) | ({RxContexts{record_i || free_i}} & ck_sel);
+  assign wr_keep  = ck_any ? ck_record_o : lk_hit;  // (only read with a write: wr_sel)
+  assign b_sel    = {RxContexts{b_ctx_i}} & (RxContexts'(1'b1) << b_ctx_idx_i);  // its B returned
+  assign rc_sel   = {RxContexts{reclaim_i}} & scan_sel;  // the context the scanner frees,
+  assign rc_eff   = rc_sel & ~wr_sel;                    // unless it is written now
 
   // A context whose last write returned is checked for completion, if every slot of its
   // block is set by then: a block still missing packets is checked after the B of the write
@@ -381,40 +395,30 @@ module recv_ctx_table
   end
   assign chk_b = b_sel & pend_one & cfull_q;
 
-  // The written context's next count, computed once: the count the decision read (the head's
-  // context for a take into it, the checked context for a record: both read through a
-  // registered index, so the reads and their sums are off the decision's path) or zero (an
-  // allocation, a free), plus the added writes; every sum is made before the decision and
-  // the decision picks one by an AND-OR (a sum after it would put a carry chain behind it).
-  // wv_b is the same minus one, for a B of that context in the same cycle. A context that
-  // starts from zero has no write in flight, so no B of it returns then (PendNoUnderflow);
-  // its outcome takes the B into account anyway, as the plain sum does (PendIsSum).
-  logic [PendW-1:0] lk_m1, lk_p0, lk_p1, lk_p2, ck_m1, ck_p0, ck_p1, ck_p2, z_p0, z_m1;
-  logic             t_add0, t_add1, t_add2, r_add0, r_add1, r_add2, zero;
-  logic [PendW-1:0] wv, wv_b;
-  assign lk_p0  = lk_c.pend;
-  assign lk_m1  = lk_p0 - PendW'(1'b1);
-  assign lk_p1  = lk_p0 + PendW'(1'b1);
-  assign lk_p2  = lk_p0 + PendW'(2'd2);
-  assign ck_p0  = ck_c.pend;
-  assign ck_m1  = ck_p0 - PendW'(1'b1);
-  assign ck_p1  = ck_p0 + PendW'(1'b1);
-  assign ck_p2  = ck_p0 + PendW'(2'd2);
-  assign z_p0   = PendW'(pend_add_i);
-  assign z_m1   = z_p0 - PendW'(1'b1);
-  assign t_add0 = take_i && lk_hit && pend_add_i == 2'd0;
-  assign t_add1 = take_i && lk_hit && pend_add_i == 2'd1;
-  assign t_add2 = take_i && lk_hit && pend_add_i == 2'd2;
-  assign r_add0 = !take_i && record_i && pend_add_i == 2'd0;
-  assign r_add1 = !take_i && record_i && pend_add_i == 2'd1;
-  assign r_add2 = !take_i && record_i && pend_add_i == 2'd2;
-  assign zero   = !wr_keep;
-  assign wv     = ({PendW{t_add0}} & lk_p0) | ({PendW{t_add1}} & lk_p1) |
-                  ({PendW{t_add2}} & lk_p2) | ({PendW{r_add0}} & ck_p0) |
-                  ({PendW{r_add1}} & ck_p1) | ({PendW{r_add2}} & ck_p2) | ({PendW{zero}} & z_p0);
-  assign wv_b   = ({PendW{t_add0}} & lk_m1) | ({PendW{t_add1}} & lk_p0) |
-                  ({PendW{t_add2}} & lk_p1) | ({PendW{r_add0}} & ck_m1) |
-                  ({PendW{r_add1}} & ck_p0) | ({PendW{r_add2}} & ck_p1) | ({PendW{zero}} & z_m1);
+  // The written context's next count, computed once and before the decision: the count the
+  // written word carries (the head's context for a take into it, the checked context for a
+  // record: both read through a registered index) or zero (an allocation, a free), plus the
+  // writes the decision issues with it (pa: one for a data packet written, one or two for a
+  // record; PendAddEarly), picked like the word (ck_any, ck_record_o, the head's lookup).
+  // Its three sums are made before that pick, so no carry chain is behind it. wv_b is the
+  // same minus one, for a B of that context in the same cycle. A context that starts from
+  // zero has no write in flight, so no B of it returns then (PendNoUnderflow); its outcome
+  // takes the B into account anyway, as the plain sum does (PendIsSum).
+  logic [PendW-1:0] base_p0, base_m1, base_p1, base_p2, wv, wv_b;
+  logic [1:0]       pa;
+  assign base_p0 = !wr_keep ? '0 : (ck_any ? ck_c.pend : lk_c.pend);
+  assign base_m1 = base_p0 - PendW'(1'b1);
+  assign base_p1 = base_p0 + PendW'(1'b1);
+  assign base_p2 = base_p0 + PendW'(2'd2);
+  assign pa      = ck_any ? (!ck_record_o ? 2'd0 : (ck_naddr_o[5:0] > 6'd48) ? 2'd2 : 2'd1)
+                          : 2'((desc_i.hdr.kind == WkData) && !lk_dup);
+  always_comb begin
+    unique case (pa)
+      2'd0:    begin wv = base_p0; wv_b = base_m1; end
+      2'd1:    begin wv = base_p1; wv_b = base_p0; end
+      default: begin wv = base_p2; wv_b = base_p1; end
+    endcase
+  end
 
   // Every other context's count, minus one for a B of it: slice by slice, the borrow
   // ripples from bit 0 up.
@@ -429,32 +433,40 @@ module recv_ctx_table
   end
 
   // Flop-held context state: the decisions' writes, B returns, reclaims; completion marks.
+  // Each context takes the written value through its own select line (wr_sel) like its count
+  // above, and the values are made before the decision picks one: the written context's
+  // "every slot set" bit is the head packet's context's as it would become (lk_next_full) or
+  // the checked context's, not a compare behind the pick of the written word.
+  // The keys are not behind the decision at all. A take into a matching context writes the
+  // key it holds, and a record keeps it; only an allocation writes a new key, and it writes
+  // the lowest free context (lk_free). The key of a context that is not valid is never read
+  // (the lookup, the checks and the scanner all require its valid bit), so the head's key is
+  // written into the registered lowest free context every cycle it is still free, whatever
+  // the decision (KeyOfValid). A free leaves the key as it was.
+  logic  wv_valid, wv_full, lk_next_full, chk_set;
+  logic [RxContexts-1:0] key_sel;  // the registered lowest free context, while it is free
+  assign lk_next_full = (lk_next.d.npkts != '0) && (lk_next.d.cnt == lk_next.d.npkts);
+  assign wv_valid     = ck_any ? (ck_record_o && ck_c.valid) : lk_next.valid;
+  assign wv_full      = ck_any ? (ck_record_o && ck_done) : lk_next_full;
+  assign key_sel      = (RxContexts'(1'b1) << lk_free) & ~cv_q;
+  assign chk_set      = take_i && desc_i.hdr.kind != WkData && !lk_dup;
+
   always_comb begin
-    cv_d    = cv_q;
-    csrc_d  = csrc_q;
-    ctid_d  = ctid_q;
-    cfull_d = cfull_q;
-    chk_d   = chk_q;
-    if (ctx_wr_en) begin
-      cv_d[ctx_wr_idx]    = ctx_wr_val.valid;
-      csrc_d[ctx_wr_idx]  = ctx_wr_val.src;
-      ctid_d[ctx_wr_idx]  = ctx_wr_val.tid;
-      cfull_d[ctx_wr_idx] = (ctx_wr_val.d.npkts != '0) &&
-                            (ctx_wr_val.d.cnt == ctx_wr_val.d.npkts);
+    for (int unsigned i = 0; i < RxContexts; i++) begin
+      csrc_d[i] = key_sel[i] ? desc_i.src : csrc_q[i];
+      ctid_d[i] = key_sel[i] ? desc_i.hdr.tid : ctid_q[i];
     end
+    cv_d    = ((wr_sel & {RxContexts{wv_valid}}) | (~wr_sel & cv_q)) & ~rc_eff;
+    cfull_d = ((wr_sel & {RxContexts{wv_full}}) | (~wr_sel & cfull_q)) & ~rc_eff;
     // a context's writes count from the decision on (not from their AW); a B counts one down
     for (int unsigned k = 0; k < PendW; k++) begin
       pend_d[k] = ((wr_sel & ~b_sel & {RxContexts{wv[k]}}) |
-                   (wr_sel & b_sel & {RxContexts{wv_b[k]}}) | (~wr_sel & pend_b[k])) & ~rc_sel;
+                   (wr_sel & b_sel & {RxContexts{wv_b[k]}}) | (~wr_sel & pend_b[k])) & ~rc_eff;
     end
-    if (reclaim_i) begin
-      cv_d[scan_idx_i]    = 1'b0;
-      cfull_d[scan_idx_i] = 1'b0;
-    end
-    // a decided check is unmarked; a new control packet marks its context
-    if (ck_done_i) chk_d[ck_idx] = 1'b0;
-    if (take_i && desc_i.hdr.kind != WkData && !lk_dup) chk_d[lk_tgt] = 1'b1;
-    chk_d = (chk_d | chk_b) & ~rc_sel;
+    // a decided check is unmarked; a new control packet marks its context (a take's select
+    // line is its context's: WrSelIsWrIdx)
+    chk_d = ((chk_q & ~(ck_sel & {RxContexts{ck_done_i}})) | (wr_sel & {RxContexts{chk_set}}) |
+             chk_b) & ~rc_eff;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -503,6 +515,14 @@ module recv_ctx_table
   // The select lines name the context the decision writes, and its count is the one the
   // written word carries.
   `NI_ASSERT(WrSelIsWrIdx, wr_sel == (ctx_wr_en ? RxContexts'(1) << ctx_wr_idx : '0))
+  `NI_ASSERT(WrValIsWrWord, ctx_wr_en -> wv_valid == ctx_wr_val.valid &&
+                             wv_full == ((ctx_wr_val.d.npkts != '0) &&
+                                         (ctx_wr_val.d.cnt == ctx_wr_val.d.npkts)))
+  // The key a valid context has after a write is the written word's (the speculative key
+  // write above reaches every allocation; a take into a hit or a record keeps the key).
+  `NI_ASSERT(KeyOfValid, ctx_wr_en && ctx_wr_val.valid ->
+                         csrc_d[ctx_wr_idx] == ctx_wr_val.src &&
+                         ctid_d[ctx_wr_idx] == ctx_wr_val.tid)
   `NI_ASSERT(WrKeepIsWrPend, ctx_wr_en -> ctx_wr_val.pend ==
                               (wr_keep ? pend_at(pend_q, ctx_wr_idx) : '0))
   // The picked counts are the plain sums: the written context's count (kept or from zero)
@@ -521,7 +541,7 @@ module recv_ctx_table
       v = pend_at(ref_pend, b_ctx_idx_i) - PendW'(1'b1);
       for (int unsigned k = 0; k < PendW; k++) ref_pend[k][b_ctx_idx_i] = v[k];
     end
-    if (reclaim_i) begin
+    if (reclaimed_o) begin
       for (int unsigned k = 0; k < PendW; k++) ref_pend[k][scan_idx_i] = 1'b0;
     end
   end
@@ -533,6 +553,15 @@ module recv_ctx_table
                                           (32'd1 << PendW))
   // The scanner frees only an idle context.
   `NI_ASSERT(ReclaimOnlyIdle, reclaim_i -> scan_ok_o)
+  // A context is never freed in the cycle it is written (a packet taken, a record, an ACK).
+  `NI_ASSERT(NotFreedWhenWritten, reclaimed_o -> !(ctx_wr_en && ctx_wr_idx == scan_idx_i))
+  `NI_ASSERT(FreedIsScanned, rc_eff == (RxContexts'(reclaimed_o) << scan_idx_i))
+  // What the write is known before the decision: a take only without a pending check, a
+  // record or a free only with one, a record exactly when its record is still to write, and
+  // the writes issued with it.
+  `NI_ASSERT(WriteKindEarly, (take_i -> !ck_any) && ((record_i || free_i) -> ck_any) &&
+                             ((record_i || free_i) -> record_i == ck_record_o))
+  `NI_ASSERT(PendAddEarly, ctx_wr_en -> pa == pend_add_i)
 
 `ifndef SYNTHESIS
   // The RAM word a decision sees (read a cycle ahead, with forwarding) is the context's

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // Ingress of the receive unit (ICD 11, 13): request packets from req_rx, checked and stored.
 //
+//   every beat first enters a one-beat input register (s_*_q); a head beat's hcrc is checked on
+//   the way in and kept as one bit (s_ok_q), so the decision below starts at registers and the
+//   hcrc's XOR trees end at a register (docs/design.md section 15: one cycle of latency).
 //   head beat: hcrc, destination node and kind checks. A bad hcrc or a packet for another
 //   node (or an ACK/NACK on the request network) is dropped whole (counters 18, 22). An inline
 //   or control packet is its head: one descriptor. A data packet's head is kept (ih_q) while
@@ -11,7 +14,7 @@
 // an impossible data header (len 0 or > 1024, npkts 0 or > 64, across a 1 KiB destination
 // window), a data head without payload, or an inline/control packet with extra beats or
 // (inline) len 0. req_rx_ready is low only while the line buffer or the descriptor FIFO is
-// full. docs/design.md section 15.
+// full and the input register holds a beat; it comes from registers. docs/design.md section 15.
 `default_nettype none
 `include "ni_assert.svh"
 
@@ -77,7 +80,16 @@ module recv_ingress
   logic [5:0]   i_n_q, i_n_d;       // payload beats received
   logic [31:0]  i_crc_q;
   logic         i_crc_seed, i_crc_step;  // start the pcrc / add the payload beat taken
-  logic         req_rx_hs;
+  logic         req_rx_hs;          // the input register's beat is taken
+  logic         port_hs;            // a beat enters the input register
+  logic         s_v_q;              // the input register holds a beat
+  logic [511:0] s_data_q;
+  logic         s_last_q;
+  logic [31:0]  s_syn_q;            // its hcrc syndrome (a head beat's): zero when it holds
+  logic         s_ok;
+  logic         s_head_q;           // it is a packet's head (for the assertions)
+  logic         rx_first_q;         // the next beat on req_rx is a packet's head
+  logic         s_take;             // the decision takes the registered beat this cycle
   logic         line_push, line_full;
   logic [LineCntW-1:0] unused_line_cnt;
   logic         desc_push, desc_full, desc_empty;
@@ -86,10 +98,11 @@ module recv_ingress
   logic         rreq_push, rreq_full, rreq_empty;
   logic [1:0]   unused_rreq_cnt;
 
-  assign qh      = wire_head_t'(req_rx_data_i);
+  assign qh      = wire_head_t'(s_data_q);
   assign qh_mine = qh.hdr.dst_addr[63:48] == node_id_i;
-  logic unused_qh;  // the sender's transfer id is informative (ICD 11); nothing keeps it
-  assign unused_qh = ^{qh.rsvd, qh.xfer_id};
+  logic unused_qh;  // the sender's transfer id is informative (ICD 11); nothing keeps it;
+                    // the hcrc was checked on the way into the input register
+  assign unused_qh = ^{qh.rsvd, qh.xfer_id, qh.hcrc};
 
   // The two functions read a few bits of their arguments (address bits, header fields).
   /* verilator lint_off UNUSEDSIGNAL */
@@ -110,20 +123,51 @@ module recv_ingress
   /* verilator lint_on UNUSEDSIGNAL */
 
   logic i_tail;  // the beat in IBody is the tail (or the packet ended early)
-  assign i_tail = (i_n_q == {1'b0, i_p_q}) || req_rx_last_i;
+  assign i_tail = (i_n_q == {1'b0, i_p_q}) || s_last_q;
 
   always_comb begin
     unique case (ist_q)
-      IHead:   req_rx_ready_o = !desc_full && !rreq_full;
-      IBody:   req_rx_ready_o = i_tail ? !desc_full : !line_full;
-      IDrop:   req_rx_ready_o = 1'b1;
-      default: req_rx_ready_o = 1'b0;
+      IHead:   s_take = !desc_full && !rreq_full;
+      IBody:   s_take = i_tail ? !desc_full : !line_full;
+      IDrop:   s_take = 1'b1;
+      default: s_take = 1'b0;
     endcase
   end
-  assign req_rx_hs = req_rx_valid_i && req_rx_ready_o;
+  assign req_rx_hs      = s_v_q && s_take;
+  assign req_rx_ready_o = !s_v_q || s_take;
+  assign port_hs        = req_rx_valid_i && req_rx_ready_o;
+
+  // The input register. Packets are delimited by `last`, so the beat after a last (or the
+  // first after reset) is a head: only then is the hcrc computed (at the clock edge that
+  // loads the beat: the simulator evaluates the XOR trees once per head). What is kept is the
+  // syndrome, the received hcrc XOR the computed one, so only the XOR trees are in front of
+  // the register and its zero test is behind it.
+  assign s_ok = s_syn_q == '0;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      s_v_q      <= 1'b0;
+      rx_first_q <= 1'b1;
+      s_data_q   <= '0;
+      s_last_q   <= 1'b0;
+      s_syn_q    <= '0;
+      s_head_q   <= 1'b0;
+    end else begin
+      s_v_q <= port_hs || (s_v_q && !s_take);
+      if (port_hs) begin
+        rx_first_q <= req_rx_last_i;
+        s_data_q   <= req_rx_data_i;
+        s_last_q   <= req_rx_last_i;
+        s_head_q   <= rx_first_q;
+        if (rx_first_q) begin
+          // (bytes 48-51 of a head beat are its hcrc: wire_head_t)
+          s_syn_q <= req_rx_data_i[415:384] ^
+                     wire_hcrc(req_rx_data_i[383:0], req_rx_data_i[511:416]);
+        end
+      end
+    end
+  end
 
   always_comb begin
-    logic qh_ok;  // the head beat's hcrc holds (computed where it is used: a head taken)
     ist_d           = ist_q;
     ih_load         = 1'b0;
     i_p_d           = i_p_q;
@@ -140,23 +184,22 @@ module recv_ingress
     if (req_rx_hs) begin
       unique case (ist_q)
         IHead: begin
-          qh_ok = qh.hcrc == wire_hcrc(req_rx_data_i[383:0], req_rx_data_i[511:416]);
           stat_rx_o       = 1'b1;
           desc_in.hdr     = qh.hdr;
           desc_in.src     = qh.src_node;
           desc_in.payload = qh.payload;
-          if (!qh_ok) begin
+          if (!s_ok) begin
             stat_hcrc_o = 1'b1;                     // cannot name a sender: dropped
-            if (!req_rx_last_i) ist_d = IDrop;
+            if (!s_last_q) ist_d = IDrop;
           end else if (!qh_mine || qh.hdr.kind == WkAck || qh.hdr.kind == WkNack ||
                        qh.hdr.kind > WkReadReq ||
-                       (qh.hdr.kind == WkReadReq && !req_rx_last_i)) begin
+                       (qh.hdr.kind == WkReadReq && !s_last_q)) begin
             stat_misroute_o = 1'b1;                 // not for this node, or not a request
-            if (!req_rx_last_i) ist_d = IDrop;      // (a read request is one beat)
+            if (!s_last_q) ist_d = IDrop;      // (a read request is one beat)
           end else if (qh.hdr.kind == WkReadReq) begin
             rreq_push = 1'b1;                       // to the engine (ICD 16)
           end else if (qh.hdr.kind == WkData) begin
-            if (req_rx_last_i) begin                // a data head without payload: bad
+            if (s_last_q) begin                // a data head without payload: bad
               desc_push    = 1'b1;
               desc_in.good = 1'b0;
             end else begin
@@ -169,8 +212,8 @@ module recv_ingress
             end
           end else begin                            // inline or control: the head is all
             desc_push    = 1'b1;
-            desc_in.good = req_rx_last_i && (qh.hdr.kind == WkCtrl || qh.hdr.len != '0);
-            if (!req_rx_last_i) ist_d = IDrop;
+            desc_in.good = s_last_q && (qh.hdr.kind == WkCtrl || qh.hdr.len != '0);
+            if (!s_last_q) ist_d = IDrop;
           end
         end
         IBody: begin
@@ -184,13 +227,13 @@ module recv_ingress
             desc_in.src     = ih_q.src;
             desc_in.payload = ih_q.payload;
             desc_in.nlines  = i_n_q;
-            desc_in.good    = req_rx_last_i && (i_n_q == {1'b0, i_p_q}) &&
+            desc_in.good    = s_last_q && (i_n_q == {1'b0, i_p_q}) &&
                               data_head_sane(ih_q.hdr) &&
-                              (req_rx_data_i == {480'd0, ~i_crc_q});
-            ist_d           = req_rx_last_i ? IHead : IDrop;
+                              (s_data_q == {480'd0, ~i_crc_q});
+            ist_d           = s_last_q ? IHead : IDrop;
           end
         end
-        IDrop: if (req_rx_last_i) ist_d = IHead;
+        IDrop: if (s_last_q) ist_d = IHead;
         default: ;
       endcase
     end
@@ -220,7 +263,7 @@ module recv_ingress
     end else begin
       if (ih_load) ih_q <= '{src: qh.src_node, payload: qh.payload, hdr: qh.hdr};
       if (i_crc_seed) i_crc_q <= CrcBeatSeed;
-      else if (i_crc_step) i_crc_q <= crc32_beat(i_crc_q, req_rx_data_i);
+      else if (i_crc_step) i_crc_q <= crc32_beat(i_crc_q, s_data_q);
     end
   end
 
@@ -231,7 +274,7 @@ module recv_ingress
     .clk_i      (clk_i),
     .rst_ni     (rst_ni),
     .push_i     (line_push),
-    .push_data_i(req_rx_data_i),
+    .push_data_i(s_data_q),
     .full_o     (line_full),
     .pop_i      (line_pop_i),
     .valid_o    (line_valid_o),
@@ -264,7 +307,7 @@ module recv_ingress
     .clk_i      (clk_i),
     .rst_ni     (rst_ni),
     .push_i     (rreq_push),
-    .push_data_i(req_rx_data_i),
+    .push_data_i(s_data_q),
     .pop_i      (rreq_valid_o && rreq_ready_i),
     .head_o     (rreq_o),
     .empty_o    (rreq_empty),
@@ -274,7 +317,7 @@ module recv_ingress
 
   assign rreq_valid_o = !rreq_empty;
   assign desc_valid_o = !desc_empty;
-  assign busy_o       = !desc_empty || !rreq_empty || (ist_q != IHead);
+  assign busy_o       = !desc_empty || !rreq_empty || (ist_q != IHead) || s_v_q;
 
   // =======================================================================================
   // Assertions
@@ -294,7 +337,9 @@ module recv_ingress
   `NI_ASSERT(GoodHeadHasNoLines, desc_push && desc_in.good && desc_in.hdr.kind != WkData ->
                                  desc_in.nlines == '0)
   // A packet being dropped never waits.
-  `NI_ASSERT(DropNeverWaits, ist_q == IDrop -> req_rx_ready_o)
+  `NI_ASSERT(DropNeverWaits, ist_q == IDrop -> s_take)
+  // The input register's framing follows the decision's: a head beat arrives in IHead.
+  `NI_ASSERT(HeadInIHead, s_v_q -> (ist_q == IHead) == s_head_q)
 
 endmodule
 

@@ -2,8 +2,9 @@
 // Idle reclaim of the receive unit (RxIdle, ICD 14; docs/design.md section 15): every
 // context taking a packet is stamped with the cycle count (a RAM, u_seen, written by the
 // table), and a scanner visits one context per cycle, its stamp read the cycle before: a
-// context the table says may go (live, no write pending, not written or checked this cycle)
-// whose last packet is at least RxIdle cycles old is freed (counter 26). A context stamped in
+// context the table says may go (live, no write pending, not being checked) whose last packet
+// is at least RxIdle cycles old is freed (counter 26), unless the decision of this cycle
+// writes it (the table keeps it then: recv_ctx_table's rc_eff). A context stamped in
 // the cycle its stamp was read is skipped this round (it was just seen). RxIdle 0 = off.
 `default_nettype none
 `include "ni_assert.svh"
@@ -21,7 +22,7 @@ module recv_reclaim #(
   // the scan
   output logic [CtxW-1:0] scan_idx_o,   // the context looked at this cycle
   input  logic            scan_ok_i,    // the table lets it go
-  output logic            reclaim_o     // it is freed (counter 26)
+  output logic            reclaim_o     // it is idle: freed unless the decision writes it now
 );
 
   logic [CtxW-1:0] scan_q, scan_d, scan_rd_q;
@@ -70,8 +71,8 @@ module recv_reclaim #(
   // The stamp compared is the scanned context's, read the cycle before and not overwritten
   // since (a context stamped as it was read is not freed this round).
   `NI_ASSERT(ReclaimOnlyAllowed, reclaim_o -> scan_ok_i && seen_fresh_q && rx_idle_i != '0)
-  // A context is never freed in the cycle a packet of it is taken.
-  `NI_ASSERT(NotFreedWhenTouched, reclaim_o && touch_i -> touch_idx_i != scan_rd_q)
+  // (A context is never freed in the cycle a packet of it is taken: the table keeps a
+  // context written in the cycle it is offered, recv_ctx_table's NotFreedWhenWritten.)
 
 endmodule
 

@@ -117,7 +117,7 @@ module recv_unit
   logic [1:0]          pend_add;
   logic                ctx_busy;
   // context table <-> reclaim
-  logic                touch, scan_ok, reclaim;
+  logic                touch, scan_ok, reclaim, reclaimed;
   logic [CtxW-1:0]     touch_idx, scan_idx;
   // processing <-> writer
   logic                wr_idle, tag_full;
@@ -213,6 +213,7 @@ module recv_unit
     .scan_idx_i  (scan_idx),
     .scan_ok_o   (scan_ok),
     .reclaim_i   (reclaim),
+    .reclaimed_o (reclaimed),
     .busy_o      (ctx_busy)
   );
 
@@ -342,7 +343,7 @@ module recv_unit
   logic reclaim_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) reclaim_q <= 1'b0;
-    else         reclaim_q <= reclaim;
+    else         reclaim_q <= reclaimed;
   end
   assign stat_reclaim_o = reclaim_q;
   assign busy_o         = ing_busy || ctx_busy || proc_busy || wr_busy;

@@ -538,9 +538,10 @@ TEST_CASE("recv unit: responses from rsp_rx to the engine", "[recv]") {
   CHECK(b.sent().empty());
 }
 
-// The response FIFO (docs/design.md section 15): rsp_rx_ready is a register, a response
-// reaches the engine the cycle after its beat, one a cycle; while the engine refuses, two wait
-// in the FIFO and the third waits on rsp_rx.
+// The response path (docs/design.md sections 15, 20): rsp_rx_ready is made of registers, a
+// response goes through the input register (its hcrc checked on the way in) and reaches the
+// engine two cycles after its beat, one a cycle; while the engine refuses, two wait in the
+// FIFO, a third in the input register, and the fourth waits on rsp_rx.
 // Offers n responses (TIDs 0.., seqs seq0..) back to back on rsp_rx and runs until all reached
 // the engine, in order.
 void offer_responses(Bench& b, uint16_t n, WireKind k, uint16_t seq0) {
@@ -552,7 +553,7 @@ void offer_responses(Bench& b, uint16_t n, WireKind k, uint16_t seq0) {
   for (uint16_t i = 0; i < n; ++i) CHECK(b.to_engine()[i].seq == seq0 + i);
 }
 
-TEST_CASE("recv unit: response FIFO, one response a cycle, two held", "[recv]") {
+TEST_CASE("recv unit: response path, one response a cycle, three held", "[recv]") {
   SECTION("the engine takes every cycle") {
     Bench b(Options{});
     offer_responses(b, 16, WireKind::Ack, 100);
@@ -561,7 +562,7 @@ TEST_CASE("recv unit: response FIFO, one response a cycle, two held", "[recv]") 
     for (std::size_t i = 0; i < 16; ++i) {
       INFO("response " << i);
       CHECK(rx[i] == rx[0] + i);   // back to back on rsp_rx
-      CHECK(eng[i] == rx[i] + 1);  // at the engine the next cycle
+      CHECK(eng[i] == rx[i] + 2);  // at the engine two cycles later
     }
   }
   SECTION("the engine refuses for a while") {
@@ -571,8 +572,8 @@ TEST_CASE("recv unit: response FIFO, one response a cycle, two held", "[recv]") 
     offer_responses(b, 5, WireKind::Nack, 7);
     const auto& rx = b.rsp_rx_cycles();
     const auto& eng = b.engine_cycles();
-    CHECK(rx[1] < 200);   // two taken into the FIFO
-    CHECK(rx[2] >= 200);  // the third waited on rsp_rx
+    CHECK(rx[2] < 200);   // two taken into the FIFO, one into the input register
+    CHECK(rx[3] >= 200);  // the fourth waited on rsp_rx
     CHECK(eng[0] == 200);
     for (std::size_t i = 1; i < 5; ++i) CHECK(eng[i] == eng[i - 1] + 1);
     CHECK(b.ctr(ni::kCtrRx) == 5);
