@@ -23,6 +23,7 @@ usage: gen_docs.py [--out DIR] [--readme FILE]   (defaults docs/results, README.
 from __future__ import annotations
 
 import argparse
+import collections
 import json
 import subprocess
 import sys
@@ -588,9 +589,12 @@ ROW_REASONS = {
                    "segmenter compares to admit a transfer): {extra_ff} FFs more",
     "4x FID FIFO": "a fill count kept beside the pointers (as the 1x FID FIFO): {extra_ff} "
                    "FF more",
-    "Statistics Registers": "64-bit saturating counters (ICD 8), 14 of them; 4 count "
+    "Statistics Registers": "64-bit saturating counters (ICD 8), 14 of them, each counting "
+                            "0, 1 or 2 events a cycle. Measured (the same module without "
+                            "the feature): the 64-bit width {stats_32bit_lut} LUTs, "
+                            "{stats_32bit_ff} FFs against 32-bit counters; the 4 counters of "
                             "retransmission events (NACKs, responses dropped, "
-                            "retransmissions, timeouts)",
+                            "retransmissions, timeouts) {stats_10_lut} LUTs, {stats_10_ff} FFs",
 }
 
 
@@ -607,8 +611,9 @@ EXTRA_REASONS = {
 }
 
 
-def row_reason(r: dict, mods: list) -> str:
-    """'within' or why the row is larger than the thesis's (ROW_REASONS with its figures)."""
+def row_reason(r: dict, mods: list, costs: list = ()) -> str:
+    """'within' or why the row is larger than the thesis's (ROW_REASONS with its figures and
+    the report's measured feature costs, `feature_costs`)."""
     ours, th = dct(r, "this_design"), dct(r, "thesis")
     larger = [k for k in ("lut", "ff", "bram_tiles")
               if isinstance(get(ours, k), (int, float)) and isinstance(get(th, k), (int, float))
@@ -633,8 +638,11 @@ def row_reason(r: dict, mods: list) -> str:
             "rest_ff": num(max(0, (get(ours, "ff") or 0) - ptt_ff)),
             "crc_lut": num(get(pq, "self", "lut")),
             "extra_ff": num((get(ours, "ff") or 0) - (get(th, "ff") or 0))}
+    for c in costs:
+        for k in ("lut", "ff"):
+            vals[f"{c.get('key')}_{k}"] = num(get(c, "cost", k))
     what = "/".join({"lut": "LUTs", "ff": "FFs", "bram_tiles": "BRAM"}[k] for k in larger)
-    return f"larger ({what}): " + text.format(**vals)
+    return f"larger ({what}): " + text.format_map(collections.defaultdict(lambda: NA, vals))
 
 
 def synthesis(d) -> str:
@@ -673,7 +681,7 @@ def synthesis(d) -> str:
         rows.append([str(r.get("row", "?")), ", ".join(f"`{i}`" for i in strs(r, "instances")),
                      num(get(ours, "lut")), num(get(ours, "ff")),
                      num(get(ours, "bram_tiles"), 1), num(get(th, "lut")), num(get(th, "ff")),
-                     num(get(th, "bram_tiles"), 1), row_reason(r, mods)])
+                     num(get(th, "bram_tiles"), 1), row_reason(r, mods, lst(d, "feature_costs"))])
     extra = []
     for m in mods:
         inst = m.get("instance")

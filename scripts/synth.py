@@ -100,6 +100,16 @@ THESIS = {
 }
 THESIS_TOTAL = (13313, 5113, 23)
 
+# What a feature of a larger Table 4.1 row costs, measured: the row's module synthesized out of
+# context once more without the feature (a parameter), its LUTs and FFs against the design's.
+# key -> (row, module, parameters of the run without it, the feature).
+FEATURE_RUNS = {
+    "stats_32bit": ("Statistics Registers", "stat_counters", {"NumCnt": 14, "CounterW": 32},
+                    "64-bit counters (ICD 8) instead of the thesis's 32-bit ones"),
+    "stats_10": ("Statistics Registers", "stat_counters", {"NumCnt": 10},
+                 "the 4 counters of retransmission events (6, 7, 8, 13)"),
+}
+
 # The node and its units (issues 12 and 13), reported under the key "tops" of the report (the
 # keys above it stay qos_engine's). ni_node is synthesized with its default parameters; the
 # send and receive units alone with the parameters they have in ni_node (read with pyslang).
@@ -1363,6 +1373,9 @@ def main() -> int:
     jobs = [("flat", flat_script(files, incdirs, build, strip=NODE_STRIP[TOP]))]
     jobs += [(f"ooc_{tag}", ooc_script(files, incdirs, {"module": k[0], "params": dict(k[1])}, tag, build))
              for k, tag in tags.items()]
+    jobs += [(f"ooc_feature_{key}", ooc_script(files, incdirs, {"module": mod, "params": params},
+                                               f"feature_{key}", build))
+             for key, (_, mod, params, _) in FEATURE_RUNS.items()]
 
     # The node: ni_node flattened, each unit flattened on its own with ni_node's parameters,
     # and ni_node's three children out of context (hierarchy kept) for the breakdowns.
@@ -1467,6 +1480,21 @@ def main() -> int:
         thesis_rows.append({"row": name, "instances": instances,
                             "thesis": {"lut": lut, "ff": ff, "bram_tiles": bram}, "this_design": ours})
 
+    # ---- what the features of the larger rows cost ---------------------------------------------
+    feature_costs = []
+    for key, (row, mod, params, feature) in FEATURE_RUNS.items():
+        path = build / f"ooc_feature_{key}.json"
+        base = next((r for r in thesis_rows if r["row"] == row), None)
+        if not path.exists() or base is None:
+            problems.append(f"feature run {key} has no result ({rel(path)})")
+            continue
+        without = summarize(stat_modules(json.loads(path.read_text()))[0])
+        feature_costs.append({"key": key, "row": row, "module": mod, "params_without": params,
+                              "feature": feature,
+                              "without": {"lut": without["lut"], "ff": without["ff"]},
+                              "cost": {"lut": base["this_design"]["lut"] - without["lut"],
+                                       "ff": base["this_design"]["ff"] - without["ff"]}})
+
     tool = subprocess.run([yosys_bin(), "-V"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     report = {
         "design": TOP,
@@ -1501,6 +1529,7 @@ def main() -> int:
             "problems": problems,
         },
         "longest_path": lp,
+        "feature_costs": feature_costs,
         "thesis_table_4_1": {
             "source": "thesis chapter 4.1, Table 4.1: Vivado 2017.2, xczu9eg-ffvc900-2-e, 150 MHz",
             "total": {"lut": THESIS_TOTAL[0], "ff": THESIS_TOTAL[1], "bram_tiles": THESIS_TOTAL[2]},

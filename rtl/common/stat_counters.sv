@@ -8,7 +8,11 @@
 module stat_counters
   import ni_pkg::*;
 #(
-  parameter int unsigned NumCnt = NumStats
+  parameter int unsigned NumCnt = NumStats,
+  // Counter width: 64 (ICD 8). A narrower one exists for the synthesis report only, which
+  // measures what the 64-bit width costs against the thesis's 32-bit counters (its reads
+  // are zero-extended).
+  parameter int unsigned CounterW = 64
 ) (
   input  logic                clk_i,
   input  logic                rst_ni,
@@ -17,14 +21,14 @@ module stat_counters
   output logic [63:0]         rd_val_o
 );
 
-  logic [NumCnt-1:0][63:0] cnt_q;
+  logic [NumCnt-1:0][CounterW-1:0] cnt_q;
 
   // The events come late in the cycle (from the engine's and the node's decisions): both
   // outcomes are computed from the count alone and the events only pick one, so they do not
   // start a 64-bit carry chain. One increment of bits 63:1 gives both: count + 2 is it with
   // bit 0 kept, count + 1 is it with bit 0 cleared when bit 0 was set, else bit 0 set. A
   // count that would pass 2^64 - 1 stays there: +1 from all ones, +2 from bits 63:1 all ones
-  // (the one increment written twice below is one adder in synthesis).
+  // (the one increment written twice below is one adder in synthesis; 64 is CounterW).
   // tests/formal/stat_counters.sby proves this equal to the plain saturating add. (In the
   // clocked block: the simulator computes the 30 counts' sums once per clock edge, not at
   // every change of an event.)
@@ -35,11 +39,11 @@ module stat_counters
       for (int i = 0; i < NumCnt; i++) begin
         unique case (inc_i[i])
           2'd0:    ;
-          2'd1:    cnt_q[i] <= (&cnt_q[i])       ? '1 :
-                               cnt_q[i][0]       ? {cnt_q[i][63:1] + 63'd1, 1'b0} :
-                                                   {cnt_q[i][63:1], 1'b1};
-          default: cnt_q[i] <= (&cnt_q[i][63:1]) ? '1 :  // 2 (never 3: IncAtMostTwo)
-                                                   {cnt_q[i][63:1] + 63'd1, cnt_q[i][0]};
+          2'd1:    cnt_q[i] <= (&cnt_q[i])           ? '1 :
+                               cnt_q[i][0]           ? {cnt_q[i][CounterW-1:1] + 1'b1, 1'b0} :
+                                                       {cnt_q[i][CounterW-1:1], 1'b1};
+          default: cnt_q[i] <= (&cnt_q[i][CounterW-1:1]) ? '1 :  // 2 (never 3: IncAtMostTwo)
+                                                       {cnt_q[i][CounterW-1:1] + 1'b1, cnt_q[i][0]};
         endcase
       end
     end
@@ -48,7 +52,7 @@ module stat_counters
   always_comb begin
     rd_val_o = '0;
     for (int unsigned i = 0; i < NumCnt; i++) begin
-      if (32'(rd_idx_i) == i) rd_val_o = cnt_q[i];
+      if (32'(rd_idx_i) == i) rd_val_o[CounterW-1:0] = cnt_q[i];
     end
   end
 
@@ -60,6 +64,9 @@ module stat_counters
 
   if (NumCnt > 64) begin : gen_bad_num_cnt
     $error("stat_counters: at most 64 counters (a 6-bit index)");
+  end
+  if (CounterW < 2 || CounterW > 64) begin : gen_bad_cnt_w
+    $error("stat_counters: CounterW must be 2..64");
   end
 
 endmodule

@@ -218,15 +218,25 @@ def check_area(r: dict) -> list[str]:
     import gen_docs  # noqa: E402  (the generator of docs/results/synthesis.md)
     rows = r["thesis_table_4_1"]["rows"]
     mods = r["modules"]
+    costs = r.get("feature_costs", [])
     out = []
     for row in rows:
-        why = gen_docs.row_reason(row, mods)
+        why = gen_docs.row_reason(row, mods, costs)
+        if gen_docs.NA in why:
+            out.append(f"{row['row']}: its reason names a measured cost the report does not have")
         if why == gen_docs.NOT_EXPLAINED:
             f = ("lut", "ff", "bram_tiles")
             out.append(f"{row['row']}: larger than the thesis "
                        f"({[row['this_design'][k] for k in f]} against "
                        f"{[row['thesis'][k] for k in f]}) with no reason in ROW_REASONS")
     names = {row["row"] for row in rows}
+    # a measured feature cost explains a row only if the feature costs something
+    for c in costs:
+        if c["row"] not in names:
+            out.append(f"feature cost {c['key']} names {c['row']!r}, which is no row of the report")
+        if c["cost"]["lut"] <= 0 and c["cost"]["ff"] <= 0:
+            out.append(f"feature cost {c['key']} ({c['feature']}): costs nothing "
+                       f"({c['cost']}), so it explains nothing")
     out += [f"ROW_REASONS names {k!r}, which is no row of the report"
             for k in gen_docs.ROW_REASONS if k not in names]
     return out
