@@ -92,8 +92,8 @@ module recv_ctx_table
   } ctx_t;
 
   logic  [RxContexts-1:0]            cv_q, cv_d;        // valid
-  node_t [RxContexts-1:0]            csrc_q, csrc_d;    // key: source node
-  tid_t  [RxContexts-1:0]            ctid_q, ctid_d;    // key: tid
+  node_t [RxContexts-1:0]            csrc_q;            // key: source node
+  tid_t  [RxContexts-1:0]            ctid_q;            // key: tid
   logic  [PendW-1:0][RxContexts-1:0] pend_q, pend_d;    // writes issued, B not back (sliced)
   logic  [RxContexts-1:0]            cfull_q, cfull_d;  // npkts known and every slot set
   logic  [RxContexts-1:0]            chk_q, chk_d;      // to be checked for completion
@@ -452,10 +452,6 @@ module recv_ctx_table
   assign chk_set      = take_i && desc_i.hdr.kind != WkData && !lk_dup;
 
   always_comb begin
-    for (int unsigned i = 0; i < RxContexts; i++) begin
-      csrc_d[i] = key_sel[i] ? desc_i.src : csrc_q[i];
-      ctid_d[i] = key_sel[i] ? desc_i.hdr.tid : ctid_q[i];
-    end
     cv_d    = ((wr_sel & {RxContexts{wv_valid}}) | (~wr_sel & cv_q)) & ~rc_eff;
     cfull_d = ((wr_sel & {RxContexts{wv_full}}) | (~wr_sel & cfull_q)) & ~rc_eff;
     // a context's writes count from the decision on (not from their AW); a B counts one down
@@ -479,8 +475,14 @@ module recv_ctx_table
       chk_q   <= '0;
     end else begin
       cv_q    <= cv_d;
-      csrc_q  <= csrc_d;
-      ctid_q  <= ctid_d;
+      // (the keys as enabled loads in the clocked block: the simulator writes them at a clock
+      // edge, not in every evaluation)
+      for (int unsigned i = 0; i < RxContexts; i++) begin
+        if (key_sel[i]) begin
+          csrc_q[i] <= desc_i.src;
+          ctid_q[i] <= desc_i.hdr.tid;
+        end
+      end
       pend_q  <= pend_d;
       cfull_q <= cfull_d;
       chk_q   <= chk_d;
@@ -521,8 +523,10 @@ module recv_ctx_table
   // The key a valid context has after a write is the written word's (the speculative key
   // write above reaches every allocation; a take into a hit or a record keeps the key).
   `NI_ASSERT(KeyOfValid, ctx_wr_en && ctx_wr_val.valid ->
-                         csrc_d[ctx_wr_idx] == ctx_wr_val.src &&
-                         ctid_d[ctx_wr_idx] == ctx_wr_val.tid)
+                         (key_sel[ctx_wr_idx] ? {desc_i.src, desc_i.hdr.tid} ==
+                                                {ctx_wr_val.src, ctx_wr_val.tid}
+                                              : {csrc_q[ctx_wr_idx], ctid_q[ctx_wr_idx]} ==
+                                                {ctx_wr_val.src, ctx_wr_val.tid}))
   `NI_ASSERT(WrKeepIsWrPend, ctx_wr_en -> ctx_wr_val.pend ==
                               (wr_keep ? pend_at(pend_q, ctx_wr_idx) : '0))
   // The picked counts are the plain sums: the written context's count (kept or from zero)
