@@ -55,7 +55,9 @@ module recv_ctx_table
   input  logic            record_i,     // context ck_idx_o's record is issued
   input  logic            free_i,       // context ck_idx_o is complete and ACKed: freed
   input  logic            ck_done_i,    // the check of ck_idx_o is decided: unmarked
-  input  logic [1:0]      pend_add_i,   // writes issued with take_i or record_i
+  input  logic [1:0]      pend_add_i,   // writes issued with take_i or record_i (the table
+                                        // computes them itself before the decision, pa:
+                                        // this one is checked against it, PendAddEarly)
   input  logic            b_ctx_i,      // a B of a write of context b_ctx_idx_i returned
   input  logic [CtxW-1:0] b_ctx_idx_i,
   // the idle scanner (recv_reclaim)
@@ -361,6 +363,8 @@ module recv_ctx_table
   logic scan_wr;
   assign scan_ok_o   = cv_q[scan_idx_i] && (pend_at(pend_q, scan_idx_i) == '0) &&
                        !(ck_any && ck_idx == scan_idx_i && fsm_idle_i);
+  // (scan_wr is wr_sel's bit of the scanned context, FreedIsScanned; compared here from the
+  // registered indices so that reclaimed_o is one gate behind the decision, not a 64-bit OR)
   assign scan_wr     = (take_i && lk_tgt == scan_idx_i) ||
                        ((record_i || free_i) && ck_idx == scan_idx_i);
   assign reclaimed_o = reclaim_i && !scan_wr;

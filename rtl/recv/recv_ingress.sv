@@ -2,8 +2,9 @@
 // Ingress of the receive unit (ICD 11, 13): request packets from req_rx, checked and stored.
 //
 //   every beat first enters a one-beat input register (s_*_q); a head beat's hcrc is checked on
-//   the way in and kept as one bit (s_ok_q), so the decision below starts at registers and the
-//   hcrc's XOR trees end at a register (docs/design.md section 15: one cycle of latency).
+//   the way in and kept as its syndrome (s_syn_q, zero when it holds), so the decision below
+//   starts at registers and the hcrc's XOR trees end at a register (docs/design.md section 15:
+//   one cycle of latency).
 //   head beat: hcrc, destination node and kind checks. A bad hcrc or a packet for another
 //   node (or an ACK/NACK on the request network) is dropped whole (counters 18, 22). An inline
 //   or control packet is its head: one descriptor. A data packet's head is kept (ih_q) while

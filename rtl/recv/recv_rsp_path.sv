@@ -3,9 +3,9 @@
 // the QoS engine. A head beat is taken into an input register whenever that register is
 // empty or its beat leaves (`rsp_rx_ready_o` is made of registers only: the network's
 // response stream and the engine's acceptance, decided in the Message Handler, are on two
-// sides of a register, docs/design.md section 20). A head beat with a good hcrc, addressed to this node and of kind
-// ACK or NACK is decoded into the FIFO, whose head is the engine's rsp port; anything else
-// is dropped (counter 18 for a bad hcrc, 22 otherwise: misrouted or not a response). It
+// sides of a register, docs/design.md section 20). A head beat with a good hcrc, addressed
+// to this node and of kind ACK or NACK is decoded into the FIFO, whose head is the engine's
+// rsp port; anything else is dropped (counter 18 for a bad hcrc, 22 otherwise: misrouted or not a response). It
 // never depends on req_rx or req_tx.
 `default_nettype none
 `include "ni_assert.svh"
@@ -48,7 +48,6 @@ module recv_rsp_path
 
   // The decoded response waits in a two-entry FIFO: one response a cycle while the engine
   // takes one a cycle, and the network sees a ready made of registers only.
-  rsp_t       rx_rsp;
   logic       fifo_full, fifo_empty, push, pop;
   logic [1:0] unused_count;
 
@@ -57,7 +56,6 @@ module recv_rsp_path
   assign s_go           = s_v_q && (!s_fwd || !fifo_full);
   assign rsp_rx_ready_o = !s_v_q || !s_fwd || !fifo_full;
   assign rsp_rx_hs      = rsp_rx_valid_i && rsp_rx_ready_o;
-  assign rx_rsp         = s_rsp_q;
   assign push           = s_v_q && s_fwd && !fifo_full;
   assign rsp_valid_o    = !fifo_empty;
   assign pop            = rsp_valid_o && rsp_ready_i;
@@ -89,7 +87,7 @@ module recv_rsp_path
     .clk_i      (clk_i),
     .rst_ni     (rst_ni),
     .push_i     (push),
-    .push_data_i(rx_rsp),
+    .push_data_i(s_rsp_q),
     .pop_i      (pop),
     .head_o     (rsp_o),
     .empty_o    (fifo_empty),

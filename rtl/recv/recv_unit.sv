@@ -337,8 +337,9 @@ module recv_unit
     .busy_o         (wr_busy)
   );
 
-  // The reclaim is decided at the end of the cycle (the table's "may go" waits on this cycle's
-  // decision): its event reaches the counter a cycle later, from a register. Idle reclaims
+  // A reclaim is kept off a context the decision writes in the same cycle, so the freed event
+  // (reclaimed) is known only at the end of the cycle: it reaches the counter a cycle later,
+  // from a register. Idle reclaims
   // are not visible at any port and their counter's expected value is a window.
   logic reclaim_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin

@@ -22,7 +22,9 @@ last run wrote and checks:
              asserted: it is not met yet;
   area       every row of the thesis's Table 4.1 at or below the thesis's figures, or larger
              with the feature or choice that costs it named (the synthesis page's last
-             column, from scripts/gen_docs.py);
+             column, from scripts/gen_docs.py); a reason that prints a measured feature cost
+             (feature_costs) fails when the report lacks it, and a feature that costs
+             nothing fails;
   abc9 model scripts/synth.py's timing of a path as ABC9's own model does (cell pin delays
              plus its wire delay), on a hand-made netlist with figures worked out by hand.
 
