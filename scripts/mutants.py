@@ -243,6 +243,16 @@ MUTANTS = [
      "assign key_sel      = (RxContexts'(1'b1) << lk_free) & ~cv_q;",
      "assign key_sel      = (RxContexts'(1'b1) << lk_free);",
      "the head's key is written into the registered lowest free context even once it is live"),
+    ("recv-slot-write-lost", "rtl/recv/recv_writer.sv",
+     "          if (nx_v_q) begin\n            w_addr_d  = nx_addr_q;",
+     "          if (nx_v_q && 1'b0) begin\n            w_addr_d  = nx_addr_q;",
+     "the write waiting in the slot is forgotten when the current write ends"),
+    ("recv-slot-any-packet", "rtl/recv/recv_proc.sv",
+     "      act = (packet_act(lk_rdy_i, lk_full_i, lk_stale_i, 1'b1, lk_dup_i) == ActWrite) ?\n"
+     "            ActWrite : ActNone;",
+     "      act = (packet_act(lk_rdy_i, lk_full_i, lk_stale_i, 1'b1, lk_dup_i) == ActWrite) ?\n"
+     "            ActWrite : packet_act(lk_rdy_i, lk_full_i, lk_stale_i, 1'b1, lk_dup_i);",
+     "a dropped or duplicate data packet is decided while the writer still writes"),
     ("send-blk-table-next", "rtl/send/send_unit.sv",
      "o_blk_d    = load_next ? tab_out_next : tab_out;",
      "o_blk_d    = (load_next && 1'b0) ? tab_out_next : tab_out;",

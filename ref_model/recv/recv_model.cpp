@@ -155,9 +155,9 @@ bool RecvModel::Context::operator==(const Context& o) const {
 
 bool RecvModel::operator==(const RecvModel& o) const {
   return node_ == o.node_ && cap_ == o.cap_ && rx_idle_ == o.rx_idle_ && next_lo_ == o.next_lo_ &&
-         ctr_ == o.ctr_ && ctx_.size() == o.ctx_.size() && queue_.size() == o.queue_.size() &&
-         tags_ == o.tags_ && ackq_ == o.ackq_ && ctx_ == o.ctx_ && cur_ == o.cur_ &&
-         queue_ == o.queue_;
+         next_wr_lo_ == o.next_wr_lo_ && last_done_ == o.last_done_ && ctr_ == o.ctr_ &&
+         ctx_.size() == o.ctx_.size() && queue_.size() == o.queue_.size() && tags_ == o.tags_ &&
+         ackq_ == o.ackq_ && ctx_ == o.ctx_ && cur_ == o.cur_ && queue_ == o.queue_;
 }
 
 std::vector<RecvModel::Expected> RecvModel::short_write(uint64_t a, const uint8_t* bytes,
@@ -186,6 +186,7 @@ std::vector<RecvModel::Expected> RecvModel::short_write(uint64_t a, const uint8_
 
 RecvModel::Outcome RecvModel::apply(const Waiting& w, uint64_t lo, uint64_t hi) {
   next_lo_ = lo;
+  next_wr_lo_ = lo;
   last_writes_.clear();
   const WireHead& h = w.head;
   if (!w.good) {  // bad pcrc (or a malformed packet) behind a good head
@@ -265,13 +266,42 @@ RecvModel::Outcome RecvModel::apply(const Waiting& w, uint64_t lo, uint64_t hi) 
 std::vector<RecvModel> RecvModel::decide_next(uint64_t hi, std::vector<Outcome>& out) const {
   out.clear();
   if (queue_.empty()) return {};
-  const uint64_t lo = std::max(next_lo_, queue_.front().arrived + 1);
+  const Waiting& head = queue_.front();
+  const uint64_t lo = std::max(next_lo_, head.arrived + 1);
+  const uint64_t lo_wr = std::max(next_wr_lo_, head.arrived + 1);
+  std::vector<RecvModel> v;
+  if (lo_wr < lo && head.good && head.head.wire_kind() == WireKind::Data) {
+    // While the previous data packet was being written, this one may have gone into the
+    // writer's slot (only a write does): its writes, decided from lo_wr, stand for every
+    // write outcome; the other outcomes are decided from lo, with the writer idle.
+    std::vector<RecvModel> wv, sv;
+    std::vector<Outcome> wo, so;
+    decide_from(lo_wr, hi, wv, wo);
+    if (lo <= hi) decide_from(lo, hi, sv, so);
+    for (std::size_t i = 0; i < wv.size(); ++i)
+      if (wo[i] == Outcome::Write) {
+        v.push_back(std::move(wv[i]));
+        out.push_back(wo[i]);
+      }
+    for (std::size_t i = 0; i < sv.size(); ++i)
+      if (so[i] != Outcome::Write) {
+        v.push_back(std::move(sv[i]));
+        out.push_back(so[i]);
+      }
+    return v;
+  }
   if (lo > hi) return {};
+  decide_from(lo, hi, v, out);
+  return v;
+}
+
+void RecvModel::decide_from(uint64_t lo, uint64_t hi, std::vector<RecvModel>& v,
+                            std::vector<Outcome>& out) const {
+  if (lo > hi) return;
   RecvModel base = *this;
   base.reclaim_certain(lo);
   const Waiting w = base.queue_.front();
   base.queue_.pop_front();
-  std::vector<RecvModel> v;
   // An idle reclaim that may or may not have come first: the packet's own context, or any
   // one when the table is full and the packet needs a new one.
   const auto k = w.head.wire_kind();
@@ -304,7 +334,6 @@ std::vector<RecvModel> RecvModel::decide_next(uint64_t hi, std::vector<Outcome>&
   }
   out.push_back(base.apply(w, lo, hi));
   v.push_back(std::move(base));
-  return v;
 }
 
 std::string RecvModel::match(const Expected& e, const RxBurst& b) {
@@ -332,13 +361,20 @@ std::string RecvModel::match(const Expected& e, const RxBurst& b) {
   return {};
 }
 
-std::string RecvModel::start_write(std::vector<Expected> bursts, const RxBurst& b) {
+std::string RecvModel::start_write(std::vector<Expected> bursts, const RxBurst& b, bool slot) {
   if (bursts.empty()) return "no write";
   auto err = match(bursts.front(), b);
   if (!err.empty()) return err;
   tags_.push_back(bursts.front().tag);
   cur_.assign(bursts.begin() + 1, bursts.end());
+  // The next data packet's write may be decided into the slot from the cycle after this
+  // decision (next_lo_ is its lower bound here), once this one has left the slot: after the
+  // previous burst's last handshake. Anything else waits for the writer to be idle.
+  const uint64_t prev_done = last_done_;
+  last_done_ = b.done_cycle;
+  const uint64_t wr_lo = std::max(next_lo_ + 1, prev_done + 1);
   next_lo_ = std::max(next_lo_, b.done_cycle + 1);
+  next_wr_lo_ = slot ? std::min(wr_lo, next_lo_) : next_lo_;
   return {};
 }
 
@@ -350,7 +386,9 @@ std::vector<RecvModel> RecvModel::explain_burst(const RxBurst& b, std::string& w
     if (!why.empty()) return {};
     s.tags_.push_back(s.cur_.front().tag);
     s.cur_.pop_front();
+    s.last_done_ = b.done_cycle;
     s.next_lo_ = std::max(s.next_lo_, b.done_cycle + 1);
+    s.next_wr_lo_ = s.next_lo_;
     return {std::move(s)};
   }
   // A notification record of a complete block (its control packet possibly decided just
@@ -366,7 +404,7 @@ std::vector<RecvModel> RecvModel::explain_burst(const RxBurst& b, std::string& w
       sc.nf_issued = true;
       sc.pend += unsigned(bursts.size());
       ++s.ctr_[kCtrNotify];  // counter 25: every record written
-      if (s.start_write(std::move(bursts), b).empty()) res.push_back(std::move(s));
+      if (s.start_write(std::move(bursts), b, false).empty()) res.push_back(std::move(s));
     }
   };
   const uint64_t hi = b.aw_cycle == 0 ? 0 : b.aw_cycle - 1;
@@ -387,7 +425,9 @@ std::vector<RecvModel> RecvModel::explain_burst(const RxBurst& b, std::string& w
         } else if (out[i] == Outcome::Nack) {
           if (err.empty()) err = "expected " + resp_text(succ[i].last_nack_.head()) + " first";
         } else {
-          auto e = succ[i].start_write(succ[i].last_writes_, b);
+          const bool slot = succ[i].last_writes_.size() == 1 &&
+                            succ[i].last_writes_.front().tag.kind == TagKind::Ctx;
+          auto e = succ[i].start_write(succ[i].last_writes_, b, slot);
           if (e.empty())
             res.push_back(std::move(succ[i]));
           else if (err.empty())
@@ -414,6 +454,7 @@ std::vector<RecvModel> RecvModel::explain_rsp(const WirePacket& p, uint64_t firs
   auto after = [&](RecvModel& s) {
     ++s.ctr_[kCtrRspSent];
     s.next_lo_ = std::max(s.next_lo_, d + 1);
+    s.next_wr_lo_ = s.next_lo_;
     res.push_back(std::move(s));
   };
   // an inline packet's ACK (queued in B order)

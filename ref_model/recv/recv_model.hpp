@@ -169,13 +169,18 @@ class RecvModel {
 
   // Decides the oldest waiting packet at a cycle in [lo, hi]: one or two successors (two
   // when an idle reclaim may or may not have come first). `out` gets each one's outcome.
+  // A good data packet that is written may also have been decided into the writer's slot,
+  // from next_wr_lo_ on.
   std::vector<RecvModel> decide_next(uint64_t hi, std::vector<Outcome>& out) const;
+  void decide_from(uint64_t lo, uint64_t hi, std::vector<RecvModel>& v,
+                   std::vector<Outcome>& out) const;
   Outcome apply(const Waiting& w, uint64_t lo, uint64_t hi);
   // The bursts of a short write (inline payload, notification record): `len` bytes at `a`.
   static std::vector<Expected> short_write(uint64_t a, const uint8_t* bytes, unsigned len,
                                            const Tag& tag);
   // Issues the bursts of the decision: the first must match `b`; returns mismatch text.
-  std::string start_write(std::vector<Expected> bursts, const RxBurst& b);
+  // `slot`: a data packet's write, behind which the next one may wait in the writer's slot.
+  std::string start_write(std::vector<Expected> bursts, const RxBurst& b, bool slot);
   static std::string match(const Expected& e, const RxBurst& b);
 
   uint16_t node_;
@@ -184,6 +189,8 @@ class RecvModel {
   std::map<uint32_t, Context> ctx_;
   std::deque<Waiting> queue_;
   uint64_t next_lo_ = 0;      // a packet decision is never earlier than this
+  uint64_t next_wr_lo_ = 0;   // ... nor a data packet's write (into the slot) earlier than this
+  uint64_t last_done_ = 0;    // the last burst's last handshake
   std::deque<Expected> cur_;  // bursts of the decision in progress, still to come
   std::deque<Tag> tags_;      // bursts issued, awaiting B
   std::deque<Tag> ackq_;      // inline packets whose write completed: ACK due

@@ -584,7 +584,8 @@ module recv_ctx_table
   logic read_current_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) read_current_q <= 1'b1;
-    else         read_current_q <= !(cv_q[rd_idx_q] && fsm_idle_i) || cd == shadow_q[rd_idx_q];
+    else         read_current_q <= !(cv_q[rd_idx_q] && (fsm_idle_i || take_i)) ||
+                                    cd == shadow_q[rd_idx_q];
   end
   `NI_ASSERT(CtxReadCurrent, read_current_q)
 `endif

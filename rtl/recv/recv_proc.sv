@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Processing of the receive unit (ICD 13; docs/design.md section 15): one decision per cycle
-// while recv_writer is idle, and the response register on rsp_tx.
+// while recv_writer is idle, and the response register on rsp_tx. While the writer writes a
+// data packet and its slot is free, the next good data packet that is written (nothing else)
+// may be decided into the slot, when no inline ACK and no completion check comes first.
 //
 // In order of priority:
 //   1. an inline packet whose last write returned (recv_writer's ACK queue): its ACK;
@@ -61,6 +63,7 @@ module recv_proc
   output logic [1:0]          pend_add_o,
   // recv_writer: its state, its job
   input  logic                wr_idle_i,
+  input  logic                wr_slot_i,      // a write in progress, its slot free
   input  logic                tag_full_i,
   input  logic [TagCntW-1:0]  tag_cnt_i,
   output logic                job_write_o,
@@ -157,6 +160,10 @@ module recv_proc
                            lk_dup_i);
         end
       end
+    end else if (wr_slot_i && !ack_valid_i && !ck_any_i && desc_valid_i && desc_i.good &&
+                 desc_i.hdr.kind == WkData) begin
+      act = (packet_act(lk_rdy_i, lk_full_i, lk_stale_i, 1'b1, lk_dup_i) == ActWrite) ?
+            ActWrite : ActNone;
     end
   end
 
@@ -260,9 +267,9 @@ module recv_proc
   // =======================================================================================
   `NI_ASSERT_VALID_HELD(RspTxHeld, rsp_tx_valid_o, rsp_tx_ready_i, rsp_tx_data_o)
   // A response is loaded only into a free register; decisions are taken only while the
-  // writer is idle, each on what it read.
+  // writer is idle (a data write also into its free slot), each on what it read.
   `NI_ASSERT(RespOnlyWhenFree, rsp_send -> !r_valid_q)
-  `NI_ASSERT(DecideWhenIdle, act != ActNone -> wr_idle_i)
+  `NI_ASSERT(DecideWhenIdle, act != ActNone -> wr_idle_i || (wr_slot_i && act == ActWrite))
   `NI_ASSERT(PopOnlyWaiting, desc_pop_o -> desc_valid_i)
   `NI_ASSERT(AckOnlyWaiting, ack_pop_o -> ack_valid_i)
   // Data is written only from a verified packet.

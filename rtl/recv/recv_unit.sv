@@ -120,7 +120,7 @@ module recv_unit
   logic                touch, scan_ok, reclaim, reclaimed;
   logic [CtxW-1:0]     touch_idx, scan_idx;
   // processing <-> writer
-  logic                wr_idle, tag_full;
+  logic                wr_idle, wr_slot, tag_full;
   logic [TagCntW-1:0]  tag_cnt;
   logic                job_write, job_short, job_discard, job_ctx;
   logic [47:0]         job_addr;
@@ -261,6 +261,7 @@ module recv_unit
     .ck_done_o     (ck_done),
     .pend_add_o    (pend_add),
     .wr_idle_i     (wr_idle),
+    .wr_slot_i     (wr_slot),
     .tag_full_i    (tag_full),
     .tag_cnt_i     (tag_cnt),
     .job_write_o   (job_write),
@@ -308,6 +309,7 @@ module recv_unit
     .job_ctx_idx_i  (job_ctx_idx),
     .job_key_i      (job_key),
     .idle_o         (wr_idle),
+    .slot_o         (wr_slot),
     .line_valid_i   (line_valid),
     .line_i         (line),
     .line_pop_o     (line_pop),

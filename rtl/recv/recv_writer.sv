@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // Memory writer of the receive unit (ICD 10, 13; docs/design.md section 15): carries out the
 // job recv_proc gives it on the AXI4 write channels (AW/W/B, one ID, 512-bit data), one job
-// at a time, and retires the writes when their B returns.
+// at a time, and retires the writes when their B returns. While a data packet's write is in
+// progress, the next data packet's write may wait in a one-job slot: its AW goes out as soon
+// as the current AW has, and its W beats follow the current burst's last beat without a gap,
+// so that a stream of 18-beat packets needs 16 cycles of the W channel each, not 18.
 //
 //   write:   a data packet's lines from the line buffer as one burst (the packet lies inside
 //            one 1 KiB destination window: at most 16 lines, never across 4 KiB), strobes
@@ -28,7 +31,8 @@ module recv_writer
 ) (
   input  logic                clk_i,
   input  logic                rst_ni,
-  // a job from recv_proc, given only while idle_o (at most one of the three)
+  // a job from recv_proc, given only while idle_o (at most one of the three), or a write
+  // while slot_o
   input  logic                job_write_i,
   input  logic                job_short_i,
   input  logic                job_discard_i,
@@ -40,6 +44,7 @@ module recv_writer
   input  logic [CtxW-1:0]     job_ctx_idx_i,
   input  recv_key_t           job_key_i,      // inline: whom its ACK answers
   output logic                idle_o,         // no job in progress
+  output logic                slot_o,         // a write in progress, the slot free
   // the line buffer (recv_ingress)
   input  logic                line_valid_i,
   input  logic [511:0]        line_i,
@@ -160,6 +165,13 @@ module recv_writer
   logic [255:0]        s_bytes_q, s_bytes_d;
   logic                s_second_q, s_second_d;  // the second line is being written
   logic                s_w_q, s_w_d;            // W still to send for the current line
+  // the slot: the next data packet's write, decided while the current one is in progress
+  logic                nx_v_q, nx_v_d;
+  logic [47:0]         nx_addr_q, nx_addr_d;
+  logic [WireLenW-1:0] nx_len_q, nx_len_d;
+  logic [4:0]          nx_beats_q, nx_beats_d;
+  logic                nx_aw_q, nx_aw_d;        // its AW still to send
+  tag_t                nx_tag_q, nx_tag_d;
 
   // Strobes of one line of a short write of `len` bytes at `a`: line 0 or 1.
   logic [127:0]  s_strb2;
@@ -185,9 +197,12 @@ module recv_writer
     for (int unsigned l = 0; l < 64; l++) d_strb[l] = (6'(l) >= lo) && (6'(l) <= hi);
   end
 
-  logic aw_hs, w_hs;
-  assign aw_hs = m_axi_awvalid_o && m_axi_awready_i;
-  assign w_hs  = m_axi_wvalid_o && m_axi_wready_i;
+  logic aw_hs, w_hs, nx_aw_show, nx_aw_hs;
+  assign aw_hs      = m_axi_awvalid_o && m_axi_awready_i;
+  assign w_hs       = m_axi_wvalid_o && m_axi_wready_i;
+  // the slot's AW is shown once the current write's AW is out (AW order is W order)
+  assign nx_aw_show = pst_q == PWrite && !w_aw_q && nx_v_q && nx_aw_q;
+  assign nx_aw_hs   = nx_aw_show && aw_hs;
 
   // AXI write channels
   always_comb begin
@@ -203,9 +218,9 @@ module recv_writer
     m_axi_wlast_o   = 1'b0;
     unique case (pst_q)
       PWrite: begin
-        m_axi_awvalid_o = w_aw_q && !tag_full_o;
-        m_axi_awaddr_o  = {w_addr_q[47:6], 6'd0};
-        m_axi_awlen_o   = 8'(w_beats_q) - 8'd1;
+        m_axi_awvalid_o = (w_aw_q || nx_aw_show) && !tag_full_o;
+        m_axi_awaddr_o  = w_aw_q ? {w_addr_q[47:6], 6'd0} : {nx_addr_q[47:6], 6'd0};
+        m_axi_awlen_o   = w_aw_q ? 8'(w_beats_q) - 8'd1 : 8'(nx_beats_q) - 8'd1;
         m_axi_wvalid_o  = line_valid_i && (w_j_q < w_beats_q);
         m_axi_wdata_o   = line_i;
         m_axi_wstrb_o   = d_strb;
@@ -226,7 +241,7 @@ module recv_writer
   // Each AW pushes its tag; an inline packet's tag says whether the burst is its last.
   always_comb begin
     tag_push = aw_hs;
-    tag_in   = w_tag_q;
+    tag_in   = (pst_q == PWrite && !w_aw_q) ? nx_tag_q : w_tag_q;
     if (pst_q == PShort && w_tag_q.kind != TagCtx) begin
       tag_in.kind = (s_two && !s_second_q) ? TagInline : TagInlineLast;
     end
@@ -247,6 +262,12 @@ module recv_writer
     s_bytes_d  = s_bytes_q;
     s_second_d = s_second_q;
     s_w_d      = s_w_q;
+    nx_v_d     = nx_v_q;
+    nx_addr_d  = nx_addr_q;
+    nx_len_d   = nx_len_q;
+    nx_beats_d = nx_beats_q;
+    nx_aw_d    = nx_aw_q && !nx_aw_hs;
+    nx_tag_d   = nx_tag_q;
     line_pop_o = 1'b0;
 
     unique case (pst_q)
@@ -276,13 +297,39 @@ module recv_writer
       end
 
       PWrite: begin
-        if (aw_hs) w_aw_d = 1'b0;
+        if (aw_hs && w_aw_q) w_aw_d = 1'b0;
         if (w_hs) begin
           line_pop_o = 1'b1;
           w_j_d      = w_j_q + 5'd1;
         end
-        if ((!w_aw_q || aw_hs) && w_hs && m_axi_wlast_o) pst_d = PIdle;
-        else if ((!w_aw_q || aw_hs) && w_j_q == w_beats_q) pst_d = PIdle;
+        if ((!w_aw_q || aw_hs) && ((w_hs && m_axi_wlast_o) || w_j_q == w_beats_q)) begin
+          // done: the slot's write (or a write given now) follows at once
+          if (nx_v_q) begin
+            w_addr_d  = nx_addr_q;
+            w_len_d   = nx_len_q;
+            w_beats_d = nx_beats_q;
+            w_j_d     = '0;
+            w_aw_d    = nx_aw_q && !nx_aw_hs;
+            w_tag_d   = nx_tag_q;
+            nx_v_d    = 1'b0;
+          end else if (job_write_i) begin
+            w_addr_d  = job_addr_i;
+            w_len_d   = job_len_i;
+            w_beats_d = job_lines_i;
+            w_j_d     = '0;
+            w_aw_d    = 1'b1;
+            w_tag_d   = '{kind: TagCtx, ctx: job_ctx_idx_i, key: job_key_i};
+          end else begin
+            pst_d = PIdle;
+          end
+        end else if (job_write_i) begin
+          nx_v_d     = 1'b1;
+          nx_addr_d  = job_addr_i;
+          nx_len_d   = job_len_i;
+          nx_beats_d = job_lines_i;
+          nx_aw_d    = 1'b1;
+          nx_tag_d   = '{kind: TagCtx, ctx: job_ctx_idx_i, key: job_key_i};
+        end
       end
 
       PDiscard: begin
@@ -323,6 +370,12 @@ module recv_writer
       s_bytes_q  <= '0;
       s_second_q <= 1'b0;
       s_w_q      <= 1'b0;
+      nx_v_q     <= 1'b0;
+      nx_addr_q  <= '0;
+      nx_len_q   <= '0;
+      nx_beats_q <= '0;
+      nx_aw_q    <= 1'b0;
+      nx_tag_q   <= '0;
     end else begin
       pst_q      <= pst_d;
       w_addr_q   <= w_addr_d;
@@ -334,18 +387,29 @@ module recv_writer
       s_bytes_q  <= s_bytes_d;
       s_second_q <= s_second_d;
       s_w_q      <= s_w_d;
+      nx_v_q     <= nx_v_d;
+      nx_addr_q  <= nx_addr_d;
+      nx_len_q   <= nx_len_d;
+      nx_beats_q <= nx_beats_d;
+      nx_aw_q    <= nx_aw_d;
+      nx_tag_q   <= nx_tag_d;
     end
   end
 
   assign idle_o = pst_q == PIdle;
+  assign slot_o = pst_q == PWrite && !nx_v_q;
   assign busy_o = (pst_q != PIdle) || !tag_empty || !ackq_empty;
 
   // =======================================================================================
   // Assertions
   // =======================================================================================
-  // recv_proc's side: one job at a time, given only while idle; a write's lines are 1..16.
+  // recv_proc's side: one job at a time, given only while idle (a write also while the slot
+  // is free); a write's lines are 1..16. The slot holds a write only behind a write.
   `NI_ASSERT_ONEHOT0(OneJob, {job_write_i, job_short_i, job_discard_i})
-  `NI_ASSERT(JobWhenIdle, job_write_i || job_short_i || job_discard_i -> pst_q == PIdle)
+  `NI_ASSERT(JobWhenIdle, job_short_i || job_discard_i -> pst_q == PIdle)
+  `NI_ASSERT(WriteWhenSlot, job_write_i -> pst_q == PIdle || slot_o)
+  `NI_ASSERT(SlotBehindWrite, nx_v_q -> pst_q == PWrite)
+  `NI_ASSERT(SlotAwAfterCurrent, nx_v_q && !nx_aw_q -> !w_aw_q)
   `NI_ASSERT(WriteLines, job_write_i -> job_lines_i != '0 && job_lines_i <= 5'd16)
 `ifndef SYNTHESIS
   // The short write's strobes are those of (1 << len) - 1 shifted to its first byte.

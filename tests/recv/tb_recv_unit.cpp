@@ -137,6 +137,10 @@ class Bench : public sim::Component {
   // the cycles of the rsp_rx handshakes and of the engine's takes, in order
   const std::vector<uint64_t>& rsp_rx_cycles() const { return rsp_rx_at_; }
   const std::vector<uint64_t>& engine_cycles() const { return eng_at_; }
+  // the cycles of the W handshakes with WLAST, and of req_rx stalls (valid, not ready)
+  const std::vector<uint64_t>& wlast_cycles() const { return wlast_at_; }
+  const std::vector<uint64_t>& w_cycles() const { return w_at_; }
+  const std::vector<uint64_t>& req_stall_cycles() const { return stall_at_; }
   std::vector<uint8_t> mem(uint64_t a, std::size_t n) const { return mem_.image().read(a, n); }
   uint64_t cycle() const { return ctrl_.cycle(); }
   const ni::RecvChecker& model() const { return chk_.model(); }
@@ -165,6 +169,11 @@ class Bench : public sim::Component {
   }
 
   void sample(uint64_t) override {
+    if (m_.m_axi_wvalid_o && m_.m_axi_wready_i) {
+      w_at_.push_back(ctrl_.cycle());
+      if (m_.m_axi_wlast_o) wlast_at_.push_back(ctrl_.cycle());
+    }
+    if (m_.req_rx_valid_i && !m_.req_rx_ready_o) stall_at_.push_back(ctrl_.cycle());
     if (m_.req_rx_valid_i && m_.req_rx_ready_o) {
       if (++beat_ == req_.front().beats.size()) {
         req_.pop_front();
@@ -231,7 +240,7 @@ class Bench : public sim::Component {
   std::size_t beat_ = 0;
   std::deque<ni::Bits512> rsp_in_;
   std::vector<Rsp> sent_, eng_;
-  std::vector<uint64_t> rsp_rx_at_, eng_at_;
+  std::vector<uint64_t> rsp_rx_at_, eng_at_, w_at_, wlast_at_, stall_at_;
   std::array<uint64_t, ni::NumNodeStats> ctr_{};
 };
 
@@ -514,6 +523,50 @@ TEST_CASE("recv unit: write latency and AW/W back-pressure, ACK only after the l
   expect_clean(b);
   CHECK(b.sent().size() == 24);
   for (const auto& w : wrote) CHECK(b.mem(w.first, w.second.size()) == w.second);
+}
+
+// The next data packet's write waits in the writer's slot: its AW goes out during the current
+// burst and its W beats follow the current burst's last beat at once, so that a stream of
+// 1 KiB packets (18 beats each on req_rx, 16 on W) is taken at one beat a cycle.
+TEST_CASE("recv unit: a stream of 1 KiB packets at one beat a cycle, writes back to back",
+          "[recv]") {
+  const unsigned lat = GENERATE(1u, 64u);
+  Options o;
+  o.mem.wr_lat_min = o.mem.wr_lat_max = lat;
+  o.seed = 40 + lat;
+  Bench b(o);
+  sim::Rng r(o.seed);
+  constexpr unsigned kBlocks = 6;
+  std::vector<std::pair<uint64_t, std::vector<uint8_t>>> wrote;
+  for (uint16_t i = 0; i < kBlocks; ++i) {
+    const uint64_t a = 0x800000 + 0x10000 * i;  // 16 packets of 1 KiB, line-aligned
+    wrote.push_back({a, some_bytes(r, 16 * 1024)});
+    b.req(block_packets(21, uint16_t(400 + i), uint16_t(10 + i), a, wrote.back().second));
+  }
+  CHECK(b.run());
+  expect_clean(b);
+  CHECK(b.sent().size() == kBlocks);
+  for (const auto& w : wrote) CHECK(b.mem(w.first, w.second.size()) == w.second);
+  // every beat of every packet taken without a stall
+  CHECK(b.req_stall_cycles().empty());
+  // 96 bursts of 16 beats; within a block (packets 18 cycles apart on req_rx, each written
+  // in 16) a burst's first W beat is never later than the cycle after the previous burst's
+  // last beat plus the two cycles it waited for its packet: no AW gap between bursts
+  const auto& wl = b.wlast_cycles();
+  REQUIRE(wl.size() == 16 * kBlocks);
+  const auto& w = b.w_cycles();
+  REQUIRE(w.size() == 16 * wl.size());
+  unsigned back_to_back = 0;
+  for (std::size_t k = 1; k < wl.size(); ++k) {
+    const uint64_t first = w[16 * k];
+    CHECK(first > wl[k - 1]);
+    back_to_back += first == wl[k - 1] + 1;
+  }
+  // the writer is faster than req_rx (16 beats against 18) and waits for packets; behind
+  // each block's completion check and ACK (decided while the writer is idle) it has a packet
+  // in hand, and catches up with the slot: the next burst's beats follow the last at once
+  CHECK(back_to_back >= kBlocks - 1);
+  for (std::size_t k = 0; k < wl.size(); ++k) CHECK(wl[k] - w[16 * k] == 15);
 }
 
 TEST_CASE("recv unit: responses from rsp_rx to the engine", "[recv]") {
