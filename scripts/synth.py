@@ -108,6 +108,9 @@ FEATURE_RUNS = {
                     "64-bit counters (ICD 8) instead of the thesis's 32-bit ones"),
     "stats_10": ("Statistics Registers", "stat_counters", {"NumCnt": 10},
                  "the 4 counters of retransmission events (6, 7, 8, 13)"),
+    "mh_noretx": ("Message Handler", "msg_handler", {"Retx": 0},
+                  "retransmission (ICD 14): timeout events, a re-issue-pending bit per PTT "
+                  "entry, the retries compare, the re-issue requests"),
 }
 
 # The node and its units (issues 12 and 13), reported under the key "tops" of the report (the

@@ -14,12 +14,19 @@
 //     wake or finish the transfer. A wake is enqueued from a register in the next cycle (M3),
 //     so the scheduling queues and the other sources' grants do not wait on M2's decision.
 // The handler never stalls: its enqueue has the top priority and it alone returns IDs.
+//
+// `Retx` (1) is retransmission (ICD 14): timeout events, the re-issue-pending bits, the
+// retries compare and the re-issue requests. `Retx` 0 exists only for `make synth`'s
+// measurement of what that feature costs (scripts/synth.py FEATURE_RUNS): every NACK then
+// resolves its block with an error, timeout events are ignored, and nothing is re-issued.
 `default_nettype none
 `include "ni_assert.svh"
 
 module msg_handler
   import ni_pkg::*;
-(
+#(
+  parameter bit Retx = 1'b1
+) (
   input  logic               clk_i,
   input  logic               rst_ni,
   input  logic               init_done_i,
@@ -91,6 +98,12 @@ module msg_handler
   output logic               stat_tmo_o
 );
 
+  // Timeout events (retransmission's); none without it.
+  logic tmo_v;
+  logic unused_tmo;
+  assign tmo_v      = Retx && tmo_valid_i;
+  assign unused_tmo = ^{tmo_valid_i, tmo_tid_i, tmo_seq_i, max_retries_i};  // (Retx 0)
+
   // =======================================================================================
   // M0: arbitration
   // =======================================================================================
@@ -102,24 +115,24 @@ module msg_handler
   md_arbiter u_arb (
     .clk_i    (clk_i),
     .rst_ni   (rst_ni),
-    .seg_req_i(fin_valid_i && !tmo_valid_i),
-    .mh_req_i (rsp_valid_i && init_done_i && !tmo_valid_i),
+    .seg_req_i(fin_valid_i && !tmo_v),
+    .mh_req_i (rsp_valid_i && init_done_i && !tmo_v),
     .seg_gnt_o(seg_gnt),
     .mh_gnt_o (mh_gnt)
   );
 
   rsp_t m0_r;
 
-  assign rsp_ready_o = init_done_i && !seg_gnt && !tmo_valid_i;
+  assign rsp_ready_o = init_done_i && !seg_gnt && !tmo_v;
   assign m0_rsp      = rsp_valid_i && rsp_ready_o;
   assign fin_pop_o   = seg_gnt;
-  assign ptt_re_o    = m0_rsp || tmo_valid_i;
+  assign ptt_re_o    = m0_rsp || tmo_v;
   assign ptt_raddr_o = m0_r.tid;
 
   // A timeout event travels as a NACK flagged `tmo`.
   always_comb begin
     m0_r = rsp_i;
-    if (tmo_valid_i) begin
+    if (tmo_v) begin
       m0_r.seq  = tmo_seq_i;
       m0_r.tid  = tmo_tid_i;
       m0_r.nack = 1'b1;
@@ -345,6 +358,7 @@ module msg_handler
     if (m2_res)     rp_d[m2_tid_q]       = 1'b0;
     if (seg_retx_i) rp_d[seg_retx_tid_i] = 1'b0;
     if (rq_push_o)  rp_d[m2_tid_q]       = 1'b1;
+    if (!Retx)      rp_d                 = '0;
   end
   assign retx_pend_o = rp_q;
 
@@ -384,8 +398,8 @@ module msg_handler
     end else begin
       ptt_valid_q   <= ptt_valid_d;
       rp_q          <= rp_d;
-      m1_rsp_q      <= m0_rsp || tmo_valid_i;
-      m1_tmo_q      <= tmo_valid_i;
+      m1_rsp_q      <= m0_rsp || tmo_v;
+      m1_tmo_q      <= tmo_v;
       m1_fin_q      <= seg_gnt;
       m1_r_q        <= m0_r;
       m1_f_q        <= fin_i;
@@ -395,7 +409,7 @@ module msg_handler
       m2_tmo_q      <= m1_tmo_q;
       m2_tid_q      <= m1_r_q.tid;
       m2_e_q        <= m1_entry;
-      m2_left_q     <= m1_seg_now ? m1_left_now : m1_left_prev;
+      m2_left_q     <= Retx && (m1_seg_now ? m1_left_now : m1_left_prev);
       m2_f_q        <= m1_f_q;
       segp_we_q     <= seg_ptt_we_i;
       segp_waddr_q  <= seg_ptt_waddr_i;
@@ -455,7 +469,7 @@ module msg_handler
   end
   `NI_ASSERT(LeftIsCompare, m2_rsp_q -> m2_left_q == (64'(m2_e_q.retries) < max_retries_m1_q))
 `endif
-  `NI_ASSERT(TmoAccepted, tmo_valid_i -> !rsp_ready_o && !seg_gnt)
+  `NI_ASSERT(TmoAccepted, tmo_v -> !rsp_ready_o && !seg_gnt)
   `NI_ASSERT(NoFinishTwice, m2_fin_q -> !fin_rsp)
   `NI_ASSERT(ArbGrantMatches, mh_gnt -> rsp_ready_o)
 

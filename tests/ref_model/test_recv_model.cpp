@@ -462,3 +462,35 @@ TEST_CASE("recv model: states compare equal only when every field that matters d
     CHECK(RecvModel(kMe, 64, 1000) != RecvModel(kMe, 64, 999));
   }
 }
+
+TEST_CASE("recv model: a data write decided into the writer's slot, nothing else", "[recv]") {
+  // Two one-line data packets of different blocks arrive; the second's burst shows its AW
+  // while the first's W beat is still to come (the writer's slot, rtl/recv/recv_writer.sv).
+  Bench n;
+  NO_ERR(n.chk.on_req_rx(data_pkt(5, 40, kBase + 0x2000, 64, 1), 102));
+  auto first = burst(kBase + 0x2000, {{0, 64, 0, ~uint64_t{0}}}, 110);  // AW 110, W 111
+  SECTION("a data packet's write") {
+    NO_ERR(n.chk.on_req_rx(data_pkt(6, 41, kBase + 0x3000, 64, 1), 104));
+    auto second = burst(kBase + 0x3000, {{0, 64, 0, ~uint64_t{0}}}, 111);  // AW 111, W 112
+    NO_ERR(n.chk.on_burst(first));
+    NO_ERR(n.chk.on_burst(second));
+    NO_ERR(n.chk.on_b(120));
+    NO_ERR(n.chk.on_b(121));
+    NO_ERR(n.chk.on_rsp_tx(resp(3, 5, 40), 125));
+    NO_ERR(n.chk.on_rsp_tx(resp(3, 6, 41), 127));
+    NO_ERR(n.chk.finish(200));
+  }
+  SECTION("an inline packet waits for the idle writer") {
+    const std::vector<uint8_t> bytes = {1, 2, 3, 4};
+    NO_ERR(n.chk.on_req_rx(short_pkt(WireKind::Inline, 6, 41, kBase + 0x3000, bytes), 104));
+    NO_ERR(n.chk.on_burst(first));
+    CHECK_FALSE(n.chk.on_burst(raw_burst(kBase + 0x3000, bytes, 0, 0xF, 111)).empty());
+  }
+  SECTION("a data write decided before the previous one is not") {
+    NO_ERR(n.chk.on_req_rx(data_pkt(6, 41, kBase + 0x3000, 64, 1), 104));
+    auto second = burst(kBase + 0x3000, {{0, 64, 0, ~uint64_t{0}}},
+                        104);  // AW in the cycle its packet arrived
+    NO_ERR(n.chk.on_burst(first));
+    CHECK_FALSE(n.chk.on_burst(second).empty());
+  }
+}
