@@ -401,7 +401,8 @@ def performance(d) -> str:
           "The receive unit's golden model checks every write burst, B, ACK and packet "
           "decision; at the end every destination byte is compared with the source pattern. "
           f"Figure: beats accepted per cycle on `req_rx` in steady state. Goal: "
-          f"{num(get(ru, 'goal_beats_per_cycle'), 0)} beat per cycle.", ""]
+          f"{num(get(ru, 'goal_beats_per_cycle'), 0)} beat per cycle, no `req_rx` stall "
+          "cycle in the steady window.", ""]
     rr = lst(ru, "runs")
     if rr:
         L += table(["write latency"] + [str(r.get("write_latency")) for r in rr], [

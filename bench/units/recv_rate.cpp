@@ -241,13 +241,15 @@ nlohmann::json recv_rate() {
                           {"random 1..128, out of order", 1, 128, true}};
   nlohmann::json runs = nlohmann::json::array();
   double worst = 1e9;
+  uint64_t stalls = 0;  // req_rx stall cycles in the steady windows: the goal is none
   for (const auto& l : lats) {
     auto r = steady(l);
     worst = std::min(worst, r["beats_per_cycle"].get<double>());
+    stalls += r["req_rx_stall_cycles_steady"].get<uint64_t>();
     runs.push_back(std::move(r));
   }
   return {{"goal_beats_per_cycle", 1.0},
-          {"met", worst >= 0.99},
+          {"met", stalls == 0},
           {"worst_beats_per_cycle", worst},
           {"runs", runs},
           {"rsp_tx_held", hold()}};
