@@ -247,6 +247,10 @@ module recv_writer
     end
   end
 
+  logic ld_job, ld_slot;  // a write becomes the current job: the one given now, the slot's
+  tag_t job_wtag;         // the tag of a write given now
+  assign job_wtag = '{kind: TagCtx, ctx: job_ctx_idx_i, key: job_key_i};
+
   logic s_aw_done, s_w_done;  // PShort: the current line's AW and W are (being) sent
   assign s_aw_done = !w_aw_q || aw_hs;
   assign s_w_done  = !s_w_q || w_hs;
@@ -269,17 +273,14 @@ module recv_writer
     nx_aw_d    = nx_aw_q && !nx_aw_hs;
     nx_tag_d   = nx_tag_q;
     line_pop_o = 1'b0;
+    ld_job     = 1'b0;
+    ld_slot    = 1'b0;
 
     unique case (pst_q)
       PIdle: begin
         if (job_write_i) begin
-          pst_d     = PWrite;
-          w_addr_d  = job_addr_i;
-          w_len_d   = job_len_i;
-          w_beats_d = job_lines_i;
-          w_j_d     = '0;
-          w_aw_d    = 1'b1;
-          w_tag_d   = '{kind: TagCtx, ctx: job_ctx_idx_i, key: job_key_i};
+          pst_d  = PWrite;
+          ld_job = 1'b1;
         end else if (job_short_i) begin
           pst_d      = PShort;
           w_addr_d   = job_addr_i;
@@ -305,20 +306,10 @@ module recv_writer
         if ((!w_aw_q || aw_hs) && ((w_hs && m_axi_wlast_o) || w_j_q == w_beats_q)) begin
           // done: the slot's write (or a write given now) follows at once
           if (nx_v_q) begin
-            w_addr_d  = nx_addr_q;
-            w_len_d   = nx_len_q;
-            w_beats_d = nx_beats_q;
-            w_j_d     = '0;
-            w_aw_d    = nx_aw_q && !nx_aw_hs;
-            w_tag_d   = nx_tag_q;
-            nx_v_d    = 1'b0;
+            ld_slot = 1'b1;
+            nx_v_d  = 1'b0;
           end else if (job_write_i) begin
-            w_addr_d  = job_addr_i;
-            w_len_d   = job_len_i;
-            w_beats_d = job_lines_i;
-            w_j_d     = '0;
-            w_aw_d    = 1'b1;
-            w_tag_d   = '{kind: TagCtx, ctx: job_ctx_idx_i, key: job_key_i};
+            ld_job = 1'b1;
           end else begin
             pst_d = PIdle;
           end
@@ -328,7 +319,7 @@ module recv_writer
           nx_len_d   = job_len_i;
           nx_beats_d = job_lines_i;
           nx_aw_d    = 1'b1;
-          nx_tag_d   = '{kind: TagCtx, ctx: job_ctx_idx_i, key: job_key_i};
+          nx_tag_d   = job_wtag;
         end
       end
 
@@ -356,6 +347,16 @@ module recv_writer
 
       default: pst_d = PIdle;
     endcase
+
+    // A write becomes the current job: the one given now, or the slot's.
+    if (ld_job || ld_slot) begin
+      w_addr_d  = ld_slot ? nx_addr_q : job_addr_i;
+      w_len_d   = ld_slot ? nx_len_q : job_len_i;
+      w_beats_d = ld_slot ? nx_beats_q : job_lines_i;
+      w_j_d     = '0;
+      w_aw_d    = ld_slot ? nx_aw_q && !nx_aw_hs : 1'b1;
+      w_tag_d   = ld_slot ? nx_tag_q : job_wtag;
+    end
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
