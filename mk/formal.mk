@@ -5,7 +5,7 @@
 .PHONY: formal formal-mutants
 
 ## formal: k-induction proofs and covers of sync_fifo, id_fifo, the ID pools, sched_queues,
-##         fifo_ram and stat_counters
+##         fifo_ram, stat_counters and recv_writer
 ##         (tests/formal/*.sby; PROOFS="name ..." for some; also part of make test)
 formal: | deps
 	$(Q)$(PYTHON) scripts/formal.py -j $(JOBS) $(PROOFS)

@@ -116,6 +116,10 @@ MUTANTS = [
            "assign link_eff  = lfwd_q ? lfwd_entry_q : link_rdata;",
            "assign link_eff  = link_rdata;",
            "a link read in the cycle the pending node's link is written returns the RAM's old word"),
+    Mutant("rw-slot-aw-twice", "recv_writer", "rtl/recv/recv_writer.sv",
+           "w_aw_d    = ld_slot ? nx_aw_q && !nx_aw_hs : 1'b1;",
+           "w_aw_d    = ld_slot ? nx_aw_q : 1'b1;",
+           "the slot's AW, taken in the cycle the current write ends, is issued again"),
 ]
 
 
