@@ -549,9 +549,9 @@ TEST_CASE("recv unit: a stream of 1 KiB packets at one beat a cycle, writes back
   for (const auto& w : wrote) CHECK(b.mem(w.first, w.second.size()) == w.second);
   // every beat of every packet taken without a stall
   CHECK(b.req_stall_cycles().empty());
-  // 96 bursts of 16 beats; within a block (packets 18 cycles apart on req_rx, each written
-  // in 16) a burst's first W beat is never later than the cycle after the previous burst's
-  // last beat plus the two cycles it waited for its packet: no AW gap between bursts
+  // 96 bursts of 16 beats, in order (each burst's first beat after the previous burst's last)
+  // and each in 16 consecutive cycles (checked below); counted: bursts whose first beat is in
+  // the cycle right after the previous burst's last
   const auto& wl = b.wlast_cycles();
   REQUIRE(wl.size() == 16 * kBlocks);
   const auto& w = b.w_cycles();

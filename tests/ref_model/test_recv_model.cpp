@@ -486,11 +486,19 @@ TEST_CASE("recv model: a data write decided into the writer's slot, nothing else
     NO_ERR(n.chk.on_burst(first));
     CHECK_FALSE(n.chk.on_burst(raw_burst(kBase + 0x3000, bytes, 0, 0xF, 111)).empty());
   }
-  SECTION("a data write decided before the previous one is not") {
+  SECTION("a third write does not pass the one-job slot") {
+    // packets B and C arrive in time; B waits in the slot behind the first write until its
+    // last beat (111), so C can be decided from 112 on and show its AW at 113 at the earliest
     NO_ERR(n.chk.on_req_rx(data_pkt(6, 41, kBase + 0x3000, 64, 1), 104));
-    auto second = burst(kBase + 0x3000, {{0, 64, 0, ~uint64_t{0}}},
-                        104);  // AW in the cycle its packet arrived
+    NO_ERR(n.chk.on_req_rx(data_pkt(7, 42, kBase + 0x4000, 64, 1), 106));
     NO_ERR(n.chk.on_burst(first));
-    CHECK_FALSE(n.chk.on_burst(second).empty());
+    NO_ERR(n.chk.on_burst(burst(kBase + 0x3000, {{0, 64, 0, ~uint64_t{0}}}, 111)));
+    auto third = burst(kBase + 0x4000, {{0, 64, 0, ~uint64_t{0}}}, 112);  // decided by 111
+    SECTION("too early") { CHECK_FALSE(n.chk.on_burst(third).empty()); }
+    SECTION("in time") {
+      third.aw_cycle = 113;
+      third.done_cycle = 114;
+      NO_ERR(n.chk.on_burst(third));
+    }
   }
 }
