@@ -538,6 +538,24 @@ def levels_ns(levels) -> str:
 PATHS = (("estimate", "any path"), ("register_to_register", "register to register"))
 
 
+def over_goal_lines(lp: dict, n: int = 8) -> list[str]:
+    """The register-to-register endpoints deeper than the goal, grouped by where their deepest
+    path starts and ends (scripts/synth.py over_goal): a sentence and the largest groups."""
+    og = dct(dct(lp, "register_to_register"), "over_goal")
+    if not og:
+        return []
+    goal = num(get(og, "goal_levels"))
+    if not get(og, "endpoints"):
+        return [f"No endpoint is deeper than {goal} levels register to register.", ""]
+    rows = [[num(get(g, "levels")), num(get(g, "endpoints")), loc(get(g, "from")),
+             loc(get(g, "to"))] for g in lst(og, "groups")[:n]]
+    return ([f"{num(get(og, 'endpoints'))} endpoints are deeper than {goal} levels register to "
+             f"register, in {num(get(og, 'groups_total'))} groups by where their deepest path "
+             f"starts and ends; the largest {len(rows)} (the deepest first):", ""] +
+            table(["levels (deepest)", f"endpoints over {goal}", "from", "to"], rows, "rrll") +
+            [""])
+
+
 def abc9_model_line(lp: dict, after: bool = False) -> list[str]:
     """The longest path as ABC9's own model times it (scripts/synth.py abc9_model), when the
     report has it: a blank line and the sentence (before or after it, as the page needs)."""
@@ -802,6 +820,7 @@ def synthesis(d) -> str:
           + (", ".join(f"`{x}`" for x in through) or NA)
           + " (its named nets and RTL lines, in order). Endpoints by depth: "
           + (", ".join(f"{num(v)} at {k}" for k, v in ends.items()) or NA) + " levels.", ""]
+    L += over_goal_lines(lp)
 
     # ---- the node and its units -----------------------------------------------------------
     tops = dct(d, "tops")
@@ -924,6 +943,7 @@ def synthesis(d) -> str:
         if rows:
             L += table(["path", "levels", "from", "to", "estimate"], rows, "lrlll") + [""]
         L += abc9_model_line(ulp, after=True)
+        L += over_goal_lines(ulp)
         regs = lst(u, "registers_largest")[:3]
         if regs:
             L += ["Largest register groups: " + "; ".join(

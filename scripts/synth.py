@@ -68,6 +68,8 @@ THESIS_CLOCK_MHZ = 150
 GOAL_CLOCK_MHZ = 200
 THESIS_TARGET_PS = round(1e6 / THESIS_CLOCK_MHZ)
 GOAL_TARGET_PS = round(1e6 / GOAL_CLOCK_MHZ)
+GOAL_LEVELS = 12        # issue 27: register to register, at GOAL_TARGET_PS
+OVER_GOAL_GROUPS = 12   # groups of endpoints deeper than that, listed per run
 
 # read_slang options (-j 1: the WebAssembly build has no threads; --single-unit: ni_pkg.sv,
 # read first, defines the assertion macros the other files use).
@@ -365,6 +367,15 @@ def rtl_src(cell: dict) -> str:
     return f"{RTL_PATHS.get(m.group(1), 'rtl/' + m.group(1))}:{m.group(2)}"
 
 
+def unbit(where: str) -> str:
+    """A path end without its bit, for grouping: `output port x (x[3])` -> `output port x`, a
+    RAM's tile (`RAMB18E2 u_tt_even.mem_q.0.8` -> `RAMB18E2 u_tt_even.mem_q`), a flip-flop
+    without an RTL line -> its type."""
+    where = re.sub(r" \([^()]*\)$", "", where)
+    where = re.sub(r"(\.\d+)+$", "", where)
+    return re.sub(r" \$\S*$", " (no RTL line)", where)
+
+
 def longest_path(netlist: dict, top: str) -> dict:
     """Longest combinational path between sequential elements (flip-flops, block RAM, LUTRAM
     writes) and ports, in levels of logic; also counts combinational loops (a loop would make
@@ -480,9 +491,35 @@ def longest_path(netlist: dict, top: str) -> dict:
             b = best[cell]
         path.reverse()
         ends = collections.Counter(int(round(bit_level(e[0]) + 0.49)) for e in ends_of)
-        return {"levels": bit_level(end[0]) if end else 0.0, "from": describe(b),
-                "to": sink(end) if end else "", "path": path,
-                "endpoints_by_levels": {str(k): v for k, v in sorted(ends.items(), reverse=True)[:6]}}
+        out = {"levels": bit_level(end[0]) if end else 0.0, "from": describe(b),
+               "to": sink(end) if end else "", "path": path,
+               "endpoints_by_levels": {str(k): v for k, v in sorted(ends.items(), reverse=True)[:6]}}
+        if registers_only:
+            out["over_goal"] = over_goal(ends_of, bit_level, best)
+        return out
+
+    def over_goal(ends_of: list, bit_level, best: dict) -> dict:
+        """The endpoints deeper than GOAL_LEVELS, grouped by where their deepest path starts
+        and ends (a register's RTL line, a RAM, a port without its bit index): the places a
+        re-pipelining has to cut, largest first."""
+        groups: dict[tuple[str, str], list] = {}
+        deep = 0
+        for e in ends_of:
+            lv = int(round(bit_level(e[0]) + 0.49))
+            if lv <= GOAL_LEVELS:
+                continue
+            deep += 1
+            b = e[0]
+            while b in driver:
+                b = best[driver[b]]
+            key = (unbit(describe(b)), unbit(sink(e)))
+            g = groups.setdefault(key, [0, 0])
+            g[0] = max(g[0], lv)
+            g[1] += 1
+        rows = sorted(groups.items(), key=lambda kv: (-kv[1][0], -kv[1][1], kv[0]))
+        return {"goal_levels": GOAL_LEVELS, "endpoints": deep, "groups_total": len(rows),
+                "groups": [{"levels": v[0], "endpoints": v[1], "from": k[0], "to": k[1]}
+                           for k, v in rows[:OVER_GOAL_GROUPS]]}
 
     est = run(WEIGHT_VIVADO)
     raw = run(WEIGHT_RAW)

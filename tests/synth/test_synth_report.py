@@ -223,6 +223,75 @@ def check_abc9_model(_r: dict) -> list[str]:
     return p
 
 
+def check_over_goal(r: dict) -> list[str]:
+    """scripts/synth.py's grouping of the endpoints deeper than the goal, on a hand-made
+    netlist (flip-flop a through 14 LUT1s to flip-flop c and to output port o, flip-flop b
+    through one LUT1 to flip-flop d): one endpoint over 12 levels, c at 14 from a (an output
+    port is no register endpoint, d is 1 level deep). Then in the report: every run's groups
+    lie between the goal and the run's depth, and the endpoints over the goal are those its
+    histogram counts above the goal."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import synth  # noqa: E402  (the flow's own module)
+
+    def ff(q: int | None, d: int | None, src: str) -> dict:
+        return {"type": "FDCE", "attributes": {"src": src},
+                "port_directions": {"C": "input", "CE": "input", "CLR": "input", "D": "input",
+                                    "Q": "output"},
+                "connections": {"C": [10], "CE": ["1"], "CLR": ["0"], "D": [d if d else "0"],
+                                "Q": [q if q else 11]}}
+
+    def lut1(i: int, o: int) -> dict:
+        return {"type": "LUT1", "attributes": {},
+                "port_directions": {"I0": "input", "O": "output"},
+                "connections": {"I0": [i], "O": [o]}}
+    cells = {"a": ff(2, None, "build/rtl/a.sv:1.1-1.9"),
+             "b": ff(3, None, "build/rtl/b.sv:2.1-2.9"),
+             "c": ff(None, 113, "build/rtl/c.sv:3.1-3.9"),
+             "d": ff(None, 200, "build/rtl/d.sv:4.1-4.9")}
+    prev = 2
+    for k in range(14):
+        cells[f"l{k}"] = lut1(prev, 100 + k)
+        prev = 100 + k
+    cells["lb"] = lut1(3, 200)
+    net = {"modules": {"t": {"ports": {"clk": {"direction": "input", "bits": [10]},
+                                       "o": {"direction": "output", "bits": [113]}},
+                             "netnames": {"o": {"bits": [113]}}, "cells": cells}}}
+    og = synth.longest_path(net, "t")["register_to_register"]["over_goal"]
+    want = {"goal_levels": 12, "endpoints": 1, "groups_total": 1,
+            "groups": [{"levels": 14, "endpoints": 1, "from": "FDCE at rtl/a.sv:1",
+                        "to": "FDCE at rtl/c.sv:3"}]}
+    p = [f"hand-made netlist: {og}, expected {want}"] if og != want else []
+
+    runs = {"qos_engine (alone)": r["longest_path"]}
+    runs.update({n: t["longest_path"] for n, t in r["tops"].items()
+                 if "register_to_register" in t.get("longest_path", {})
+                 and "over_goal" in t["longest_path"]["register_to_register"]})
+    for name in ("qos_engine (alone)", "qos_engine", "send_unit", "recv_unit", "rsp_tx_arb"):
+        if name not in runs:
+            p.append(f"{name}: no over_goal in the report")
+            continue
+        reg = runs[name]["register_to_register"]
+        og = reg["over_goal"]
+        goal = og["goal_levels"]
+        for g in og["groups"]:
+            if not goal < g["levels"] <= reg["levels"]:
+                p.append(f"{name}: group {g} outside ({goal}, {reg['levels']}]")
+        if sum(g["endpoints"] for g in og["groups"]) > og["endpoints"]:
+            p.append(f"{name}: the groups hold more endpoints than {og['endpoints']}")
+        if len(og["groups"]) > og["groups_total"]:
+            p.append(f"{name}: {len(og['groups'])} groups listed of {og['groups_total']}")
+        hist = {int(k): v for k, v in reg["endpoints_by_levels"].items()}
+        if min(hist, default=0) <= goal + 1:  # the histogram reaches down to the goal
+            above = sum(v for k, v in hist.items() if k > goal)
+            if above != og["endpoints"]:
+                p.append(f"{name}: {og['endpoints']} endpoints over {goal}, the histogram "
+                         f"counts {above}")
+        elif og["endpoints"] < sum(hist.values()):
+            p.append(f"{name}: {og['endpoints']} endpoints over {goal}, fewer than the "
+                     f"histogram's {sum(hist.values())}")
+    return p
+
+
 def check_area(r: dict) -> list[str]:
     """Every row of Table 4.1 that is larger than the thesis's names the feature or choice that
     costs it (scripts/gen_docs.py ROW_REASONS, printed in the synthesis page's last column);
@@ -268,7 +337,7 @@ def main() -> int:
     passed = failed = 0
     for name, fn in (("report", check_report), ("checks", check_checks), ("node", check_node),
                      ("depth", check_depth), ("area", check_area),
-                     ("abc9 model", check_abc9_model)):
+                     ("abc9 model", check_abc9_model), ("over goal", check_over_goal)):
         try:
             problems = fn(r)
         except (KeyError, TypeError, ValueError) as e:
