@@ -243,6 +243,15 @@ module recv_ctx_table
   assign ck_eval = ck_turn_i && ck_any && ck_rdy;
   assign rd_idx  = (ck_any && !ck_eval) ? ck_idx : lkn_idx;
 
+  // Whether this cycle's context write is the context read now (its word is then forwarded
+  // next cycle). The write's index is known early; the read's is the check's or the
+  // lookup's hit, and the lookup's side is the hit's own match bit picked by the write's
+  // index (or, without a hit, index 0) rather than a compare behind the hit's index
+  // (`WrIsRdIsCompare`).
+  logic wr_is_rd;
+  assign wr_is_rd = (ck_any && !ck_eval) ? (ctx_wr_idx == ck_idx) :
+                    (lkn_hit ? lkn_match[ctx_wr_idx] : (ctx_wr_idx == '0));
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       rd_idx_q  <= '0;
@@ -250,7 +259,7 @@ module recv_ctx_table
       fwd_dat_q <= '0;
     end else begin
       rd_idx_q  <= rd_idx;
-      fwd_q     <= ctx_wr_en && (ctx_wr_idx == rd_idx);  // (ctx_wr_idx: known early)
+      fwd_q     <= ctx_wr_en && wr_is_rd;
       fwd_dat_q <= ctx_wr_val.d;
     end
   end
@@ -504,6 +513,7 @@ module recv_ctx_table
   // next time that key is looked up (one check of the hit vector per cycle instead of a
   // comparison of every pair of contexts).
   `NI_ASSERT_ONEHOT0(OneContextPerKey, lkn_match)
+  `NI_ASSERT(WrIsRdIsCompare, wr_is_rd == (ctx_wr_idx == rd_idx))
   // The registered lookup, once current, is the lookup of this cycle.
   `NI_ASSERT(LookupIsCurrent, lk_cur_q -> lk_match == lkn_match && lk_free_any == lkn_free_any &&
                                           lk_free == lkn_free)
