@@ -185,6 +185,16 @@ def check_depth(r: dict) -> list[str]:
     return p
 
 
+def ff(q: int | None, d: int | None, src: str) -> dict:
+    """A flip-flop of a hand-made netlist: clock on bit 10, Q on bit q (or 11), D from bit d
+    (or constant 0)."""
+    return {"type": "FDCE", "attributes": {"src": src},
+            "port_directions": {"C": "input", "CE": "input", "CLR": "input", "D": "input",
+                                "Q": "output"},
+            "connections": {"C": [10], "CE": ["1"], "CLR": ["0"], "D": [d if d else "0"],
+                            "Q": [q if q else 11]}}
+
+
 def check_abc9_model(_r: dict) -> list[str]:
     """scripts/synth.py's ABC9-model timing on a hand-made netlist: flip-flops a and b, a LUT2
     (I0 from b, I1 from a), a LUT3 (I0 from the LUT2, I1 from a, I2 from b), flip-flop c.
@@ -194,12 +204,6 @@ def check_abc9_model(_r: dict) -> list[str]:
     sys.path.insert(0, str(ROOT / "scripts"))
     import synth  # noqa: E402  (the flow's own module)
 
-    def ff(q: int | None, d: int | None, src: str) -> dict:
-        return {"type": "FDCE", "attributes": {"src": src},
-                "port_directions": {"C": "input", "CE": "input", "CLR": "input", "D": "input",
-                                    "Q": "output"},
-                "connections": {"C": [10], "CE": ["1"], "CLR": ["0"], "D": [d if d else "0"],
-                                "Q": [q if q else 11]}}
     lut2 = {"type": "LUT2", "attributes": {},
             "port_directions": {"I0": "input", "I1": "input", "O": "output"},
             "connections": {"I0": [3], "I1": [2], "O": [4]}}
@@ -233,12 +237,6 @@ def check_over_goal(r: dict) -> list[str]:
     sys.path.insert(0, str(ROOT / "scripts"))
     import synth  # noqa: E402  (the flow's own module)
 
-    def ff(q: int | None, d: int | None, src: str) -> dict:
-        return {"type": "FDCE", "attributes": {"src": src},
-                "port_directions": {"C": "input", "CE": "input", "CLR": "input", "D": "input",
-                                    "Q": "output"},
-                "connections": {"C": [10], "CE": ["1"], "CLR": ["0"], "D": [d if d else "0"],
-                                "Q": [q if q else 11]}}
 
     def lut1(i: int, o: int) -> dict:
         return {"type": "LUT1", "attributes": {},
