@@ -74,6 +74,9 @@ THESIS_TARGET_PS = 6667  # the thesis's 150 MHz, the clock of Table 4.1
 # logic), the engine in the node 19 -> 18 (4 endpoints at 18), the node and the node across
 # its children 20 -> 18 (u_qos.blk_desc_o -> u_send.blk_desc_i): ABC9's mapping again.
 # recv_unit stays 12 with the writer's slot (37 endpoints at 12).)
+# (The report of 6509ece, made but not committed: recv_unit 13 (one endpoint, ABC9's mapping
+# of the context table's read forward after recv_writer's rewrite); f0d3225 reworded that
+# forward and its report has recv_unit at 12 (16 endpoints at 12); the engine unchanged.)
 BUDGET = {
     "qos_engine (alone)": 18,
     "qos_engine": 18,
@@ -236,7 +239,6 @@ def check_over_goal(r: dict) -> list[str]:
     histogram counts above the goal."""
     sys.path.insert(0, str(ROOT / "scripts"))
     import synth  # noqa: E402  (the flow's own module)
-
 
     def lut1(i: int, o: int) -> dict:
         return {"type": "LUT1", "attributes": {},
