@@ -105,9 +105,13 @@ MUTANTS = [
            "deq_tail = tail_q[deq_qid_i];",
            "a dequeue does not see the node enqueued in the cycle before (still pending)"),
     Mutant("stat-two-as-one", "stat_counters", "rtl/common/stat_counters.sv",
-           "{cnt_q[i][63:1] + 63'd1, cnt_q[i][0]};",
-           "{cnt_q[i][63:1], 1'b1};",
+           "{c[CounterW-1:1] + 1'b1, c[0]};",
+           "{c[CounterW-1:1], 1'b1};",
            "two events in one cycle count as one"),
+    Mutant("stat-read-pending-lost", "stat_counters", "rtl/common/stat_counters.sv",
+           "rd_val_o[CounterW-1:0] = count_plus(rd_cnt, rd_inc);",
+           "rd_val_o[CounterW-1:0] = count_plus(rd_cnt, 2'd0);",
+           "a read misses the events of the cycle before (registered, not yet added)"),
     Mutant("sq-no-forward", "sched_queues", "rtl/qos/sched_queues.sv",
            "if (fwd_valid_q && fwd_qid_q == deq_qid_i) deq_head = link_eff;",
            "if (1'b0) deq_head = link_eff;",
@@ -339,6 +343,25 @@ def run_mutants(names: list[str], jobs: int, timeout: float, build: Path) -> int
     return 1 if survived else 0
 
 
+def check_mutants(names: list[str], all_proofs: dict[str, Path]) -> int:
+    chosen = [m for m in MUTANTS if m.proof in names]
+    bad = 0
+    for m in chosen:
+        n = (ROOT / m.file).read_text().count(m.original)
+        if m.file not in sby_files(all_proofs[m.proof]):
+            problem = f"{m.file} is not a source of {rel(all_proofs[m.proof])}"
+        elif n != 1:
+            problem = f"its text occurs {n} times in {m.file} (want exactly once)"
+        elif m.original == m.mutated:
+            problem = "the mutation changes nothing"
+        else:
+            continue
+        bad += 1
+        print(f"FAIL {m.name}: {problem}")
+    print(f"formal mutants: {len(chosen) - bad} of {len(chosen)} apply")
+    return 1 if bad else 0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("names", nargs="*", metavar="NAME",
@@ -352,6 +375,9 @@ def main() -> int:
     ap.add_argument("--list", action="store_true", help="list the proofs and mutants, run nothing")
     ap.add_argument("--mutate", action="store_true",
                     help="run each proof against its deliberate bug (MUTANTS); each must fail")
+    ap.add_argument("--check", action="store_true",
+                    help="only check that every mutant applies: its file is a source of its "
+                         "proof and its text occurs there exactly once (no tools, no run)")
     args = ap.parse_args()
 
     all_proofs = proofs()
@@ -368,6 +394,8 @@ def main() -> int:
             if m.proof in names:
                 print(f"mutant {m.name} ({m.proof}, {m.file}): {m.bug}")
         return 0
+    if args.check:
+        return check_mutants(names, all_proofs)
     if args.jobs < 1:
         die("-j must be at least 1")
     build = (ROOT / args.build).resolve()

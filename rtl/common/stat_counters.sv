@@ -22,44 +22,65 @@ module stat_counters
 );
 
   logic [NumCnt-1:0][CounterW-1:0] cnt_q;
+  logic [NumCnt-1:0][1:0]          inc_q;
 
-  // The events come late in the cycle (from the engine's and the node's decisions): both
-  // outcomes are computed from the count alone and the events only pick one, so they do not
-  // start a 64-bit carry chain. One increment of bits 63:1 gives both: count + 2 is it with
-  // bit 0 kept, count + 1 is it with bit 0 cleared when bit 0 was set, else bit 0 set. A
-  // count that would pass 2^64 - 1 stays there: +1 from all ones, +2 from bits 63:1 all ones
-  // (the one increment written twice below is one adder in synthesis; 64 is CounterW).
-  // tests/formal/stat_counters.sby proves this equal to the plain saturating add. (In the
+  // A count plus 0, 1 or 2 events, saturating. The events come late in the cycle (from the
+  // engine's and the node's decisions): both outcomes are computed from the count alone and
+  // the events only pick one, so they do not start a 64-bit carry chain. One increment of
+  // bits 63:1 gives both: count + 2 is it with bit 0 kept, count + 1 is it with bit 0 cleared
+  // when bit 0 was set, else bit 0 set. A count that would pass 2^64 - 1 stays there: +1
+  // from all ones, +2 from bits 63:1 all ones (64 is CounterW). tests/formal/stat_counters.sby
+  // proves this equal to the plain saturating add.
+  function automatic logic [CounterW-1:0] count_plus(logic [CounterW-1:0] c, logic [1:0] n);
+    unique case (n)
+      2'd0:    count_plus = c;
+      2'd1:    count_plus = (&c)                ? '1 :
+                            c[0]                ? {c[CounterW-1:1] + 1'b1, 1'b0} :
+                                                  {c[CounterW-1:1], 1'b1};
+      default: count_plus = (&c[CounterW-1:1])  ? '1 :  // 2 (never 3: IncAtMostTwo)
+                                                  {c[CounterW-1:1] + 1'b1, c[0]};
+    endcase
+  endfunction
+
+  // The events are registered as they come (`inc_q`) and added in the next cycle, so no
+  // event path ends in the 64-bit counts; a read returns the count with the registered events
+  // added, which is what the count would hold had they been added at once: a read sees every
+  // event of the cycles before it, as before (`ReadIsCount` in the formal harness). (In the
   // clocked block: the simulator computes the 30 counts' sums once per clock edge, not at
   // every change of an event.)
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       cnt_q <= '0;
+      inc_q <= '0;
     end else begin
+      inc_q <= inc_i;
       for (int i = 0; i < NumCnt; i++) begin
-        unique case (inc_i[i])
-          2'd0:    ;
-          2'd1:    cnt_q[i] <= (&cnt_q[i])           ? '1 :
-                               cnt_q[i][0]           ? {cnt_q[i][CounterW-1:1] + 1'b1, 1'b0} :
-                                                       {cnt_q[i][CounterW-1:1], 1'b1};
-          default: cnt_q[i] <= (&cnt_q[i][CounterW-1:1]) ? '1 :  // 2 (never 3: IncAtMostTwo)
-                                                       {cnt_q[i][CounterW-1:1] + 1'b1, cnt_q[i][0]};
-        endcase
+        if (inc_q[i] != 2'd0) cnt_q[i] <= count_plus(cnt_q[i], inc_q[i]);
       end
     end
   end
 
+  // The read: the indexed count and its pending events, then one sum.
+  logic [CounterW-1:0] rd_cnt;
+  logic [1:0]          rd_inc;
   always_comb begin
-    rd_val_o = '0;
+    rd_cnt = '0;
+    rd_inc = '0;
     for (int unsigned i = 0; i < NumCnt; i++) begin
-      if (32'(rd_idx_i) == i) rd_val_o[CounterW-1:0] = cnt_q[i];
+      if (32'(rd_idx_i) == i) begin
+        rd_cnt = cnt_q[i];
+        rd_inc = inc_q[i];
+      end
     end
+    rd_val_o = '0;
+    rd_val_o[CounterW-1:0] = count_plus(rd_cnt, rd_inc);
   end
 
   // The contract: at most two events a counter a cycle (ICD 8: ni_node's counters of both
   // networks).
   for (genvar i = 0; i < NumCnt; i++) begin : gen_contract
     `NI_ASSERT(IncAtMostTwo, inc_i[i] != 2'd3)
+    `NI_ASSERT(PendingAtMostTwo, inc_q[i] != 2'd3)
   end
 
   if (NumCnt > 64) begin : gen_bad_num_cnt

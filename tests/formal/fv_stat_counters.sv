@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // Formal harness of stat_counters: the DUT against a shadow that counts the plain way (the
 // saturating add of ICD 8: count + events, or 2^64 - 1 where that passes it), compared
-// counter by counter every cycle through the DUT's state (hierarchical reference), so the
-// induction step starts from any count, near saturation included. The read port returns
-// the indexed counter, 0 past the last.
+// counter by counter every cycle through the DUT's state (hierarchical reference: its count
+// with its registered events added the plain way), so the induction step starts from any
+// count, near saturation included. The read port returns the indexed counter with every
+// event of the cycles before the read, 0 past the last.
 //
 // Environment: reset asserted in the first cycle, free at any time after; any read index.
 // Contract: stat_counters' own input assertion IncAtMostTwo (0..2 events a counter a cycle),
@@ -54,8 +55,13 @@ module fv_stat_counters #(
   end
 
   for (genvar i = 0; i < NumCnt; i++) begin : gen_count
+    logic [64:0] dut_sum;
+    assign dut_sum = {1'b0, u_dut.cnt_q[i]} + 65'(u_dut.inc_q[i]);
     always_comb begin
-      if (rst_ni) a_count : assert (u_dut.cnt_q[i] == shadow_q[i]);
+      if (rst_ni) begin
+        a_pending : assert (u_dut.inc_q[i] != 2'd3);
+        a_count : assert ((dut_sum[64] ? 64'hFFFF_FFFF_FFFF_FFFF : dut_sum[63:0]) == shadow_q[i]);
+      end
     end
   end
   always_comb begin
@@ -63,12 +69,15 @@ module fv_stat_counters #(
   end
 
   // ---------------------------------------------------------------------------------------
-  // Covers: two events in one cycle counted, a read of each counter and past the last
+  // Covers: two events in one cycle counted, a read of each counter (one of events still
+  // pending) and past the last
   // ---------------------------------------------------------------------------------------
   always_comb begin
     if (rst_ni) begin
       c_two : cover (shadow_q[0] == 64'd2 && shadow_q[1] == 64'd3);
       c_read1 : cover (rd_idx_i == 6'd1 && rd_val != '0);
+      // a read in the cycle after the counter's first events: the registered events count
+      c_read_pending : cover (rd_idx_i == 6'd0 && u_dut.cnt_q[0] == '0 && rd_val == 64'd2);
       c_read_past : cover (rd_idx_i == 6'd5);
     end
   end
