@@ -24,9 +24,8 @@ module stat_counters
   logic [NumCnt-1:0][CounterW-1:0] cnt_q;
   logic [NumCnt-1:0][1:0]          inc_q;
 
-  // A count plus 0, 1 or 2 events, saturating. The events come late in the cycle (from the
-  // engine's and the node's decisions): both outcomes are computed from the count alone and
-  // the events only pick one, so they do not start a 64-bit carry chain. One increment of
+  // A count plus 0, 1 or 2 events, saturating. Both outcomes are computed from the count
+  // alone and the events only pick one. One increment of
   // bits 63:1 gives both: count + 2 is it with bit 0 kept, count + 1 is it with bit 0 cleared
   // when bit 0 was set, else bit 0 set. A count that would pass 2^64 - 1 stays there: +1
   // from all ones, +2 from bits 63:1 all ones (64 is CounterW). tests/formal/stat_counters.sby
@@ -43,37 +42,31 @@ module stat_counters
   endfunction
 
   // The events are registered as they come (`inc_q`) and added in the next cycle, so no
-  // event path ends in the 64-bit counts; a read returns the count with the registered events
-  // added, which is what the count would hold had they been added at once: a read sees every
-  // event of the cycles before it, as before (`ReadIsCount` in the formal harness). (In the
-  // clocked block: the simulator computes the 30 counts' sums once per clock edge, not at
-  // every change of an event.)
+  // event path ends in the 64-bit counts. A read returns the count with its registered events
+  // added (`cnt_next`, from registers only, the sum the count takes at the next edge), which
+  // is what the count would hold had they been added at once: a read sees every event of the
+  // cycles before it, as before (`a_read` in the formal harness). The index picks among the
+  // sums, so a read's address does not start a carry chain.
+  logic [NumCnt-1:0][CounterW-1:0] cnt_next;
+  always_comb begin
+    for (int i = 0; i < NumCnt; i++) cnt_next[i] = count_plus(cnt_q[i], inc_q[i]);
+  end
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       cnt_q <= '0;
       inc_q <= '0;
     end else begin
       inc_q <= inc_i;
-      for (int i = 0; i < NumCnt; i++) begin
-        if (inc_q[i] != 2'd0) cnt_q[i] <= count_plus(cnt_q[i], inc_q[i]);
-      end
+      cnt_q <= cnt_next;
     end
   end
 
-  // The read: the indexed count and its pending events, then one sum.
-  logic [CounterW-1:0] rd_cnt;
-  logic [1:0]          rd_inc;
   always_comb begin
-    rd_cnt = '0;
-    rd_inc = '0;
-    for (int unsigned i = 0; i < NumCnt; i++) begin
-      if (32'(rd_idx_i) == i) begin
-        rd_cnt = cnt_q[i];
-        rd_inc = inc_q[i];
-      end
-    end
     rd_val_o = '0;
-    rd_val_o[CounterW-1:0] = count_plus(rd_cnt, rd_inc);
+    for (int unsigned i = 0; i < NumCnt; i++) begin
+      if (32'(rd_idx_i) == i) rd_val_o[CounterW-1:0] = cnt_next[i];
+    end
   end
 
   // The contract: at most two events a counter a cycle (ICD 8: ni_node's counters of both

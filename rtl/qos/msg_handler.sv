@@ -154,6 +154,13 @@ module msg_handler
 
   logic [NumTids-1:0] ptt_valid_q, ptt_valid_d;
   logic [NumTids-1:0] rp_q, rp_d;   // re-issue pending
+  // The segmenter's writes of these bits come late in its stage 2, so they are registered
+  // (its PTT write: `segp_*`; its re-issue: `segr_*`) and applied a cycle later; every reader
+  // takes the bits with the registered write in (`ptt_valid_eff`, `rp_eff`), which are the
+  // bits as an immediate write leaves them (`ValidIsImmediate`, `PendIsImmediate`).
+  logic [NumTids-1:0] ptt_valid_eff, rp_eff;
+  logic               segr_q;
+  tid_t               segr_tid_q;
 
   // M2 registers (declared here: M1 looks at the invalidation M2 does this cycle)
   logic  m2_rsp_q;
@@ -167,6 +174,8 @@ module msg_handler
   ptt_t  m1_entry;
   ptt_t  m1_entry_prev;
   logic  m1_seg_now;
+  logic  m1_segp;
+  logic  m1_valid_cur, m1_rp_cur;  // the entry's valid and re-issue-pending bits, as written
   logic  m1_seq_ok;
   logic  m1_valid_entry;
   logic  m1_retx_pend;
@@ -187,18 +196,21 @@ module msg_handler
   // accepted against is a re-issue: same transfer). `M1SeqLate` asserts both.
   always_comb begin
     m1_entry_prev = ptt_rdata_i;
-    if (segp_we_q && segp_waddr_q == m1_r_q.tid) m1_entry_prev = segp_wdata_q;
+    if (m1_segp) m1_entry_prev = segp_wdata_q;
     m1_entry = m1_entry_prev;
     if (m1_seg_now) m1_entry = seg_ptt_wdata_i;
   end
   assign m1_seg_now = seg_ptt_we_i && seg_ptt_waddr_i == m1_r_q.tid;
+  assign m1_segp    = segp_we_q && segp_waddr_q == m1_r_q.tid;
   assign m1_seq_ok  = m1_seg_now ? (seg_ptt_wdata_i.seq == m1_r_q.seq) :
                                    (m1_entry_prev.seq == m1_r_q.seq);
   assign m1_left_prev = 64'(m1_entry_prev.retries) < max_retries_i;
   assign m1_left_now  = 64'(seg_ptt_wdata_i.retries) < max_retries_i;
 
-  assign m1_valid_entry = ptt_valid_q[m1_r_q.tid] && !(m2_res && m2_tid_q == m1_r_q.tid);
-  assign m1_retx_pend   = rp_q[m1_r_q.tid] ||
+  assign m1_valid_cur   = ptt_valid_q[m1_r_q.tid] || m1_segp;
+  assign m1_rp_cur      = rp_q[m1_r_q.tid] && !(segr_q && segr_tid_q == m1_r_q.tid);
+  assign m1_valid_entry = m1_valid_cur && !(m2_res && m2_tid_q == m1_r_q.tid);
+  assign m1_retx_pend   = m1_rp_cur ||
                           (m2_rsp_q && m2_retx && m2_tid_q == m1_r_q.tid);
   assign m1_accept      = m1_rsp_q && m1_valid_entry && m1_seq_ok &&
                           !(m1_r_q.nack && m1_retx_pend);
@@ -342,25 +354,32 @@ module msg_handler
   // =======================================================================================
   // Pending Transactions Table valid bits
   // =======================================================================================
+  // A set by the segmenter's write of the cycle before, then this cycle's clear: as an
+  // immediate write (the set, then next cycle's clear) leaves them.
   always_comb begin
-    ptt_valid_d = ptt_valid_q;
-    if (m2_res)       ptt_valid_d[m2_tid_q]        = 1'b0;
-    if (seg_ptt_we_i) ptt_valid_d[seg_ptt_waddr_i] = 1'b1;
+    ptt_valid_eff = ptt_valid_q;
+    if (segp_we_q) ptt_valid_eff[segp_waddr_q] = 1'b1;
+    ptt_valid_d = ptt_valid_eff;
+    if (m2_res)    ptt_valid_d[m2_tid_q] = 1'b0;
   end
-  assign ptt_valid_o   = ptt_valid_q;
+  assign ptt_valid_o   = ptt_valid_eff;
   assign ptt_clr_o     = m2_res;
   assign ptt_clr_tid_o = m2_tid_q;
 
   // Re-issue pending: set by a re-issue request, cleared when the re-issue takes its new seq
-  // or when the block resolves first (an ACK to the old seq cancels the request).
+  // (applied a cycle later, `segr_*`) or when the block resolves first (an ACK to the old seq
+  // cancels the request). A request is never made for an entry whose re-issue takes its seq
+  // in the same cycle (that entry's bit is set, `NoRequestTwice`), so the late clear cannot
+  // meet a set of the same bit that an immediate clear would have preceded.
   always_comb begin
-    rp_d = rp_q;
-    if (m2_res)     rp_d[m2_tid_q]       = 1'b0;
-    if (seg_retx_i) rp_d[seg_retx_tid_i] = 1'b0;
-    if (rq_push_o)  rp_d[m2_tid_q]       = 1'b1;
-    if (!Retx)      rp_d                 = '0;
+    rp_eff = rp_q;
+    if (segr_q)    rp_eff[segr_tid_q] = 1'b0;
+    rp_d = rp_eff;
+    if (m2_res)    rp_d[m2_tid_q]     = 1'b0;
+    if (rq_push_o) rp_d[m2_tid_q]     = 1'b1;
+    if (!Retx)     rp_d               = '0;
   end
-  assign retx_pend_o = rp_q;
+  assign retx_pend_o = rp_eff;
 
   // =======================================================================================
   // Registers
@@ -369,6 +388,8 @@ module msg_handler
     if (!rst_ni) begin
       ptt_valid_q   <= '0;
       rp_q          <= '0;
+      segr_q        <= 1'b0;
+      segr_tid_q    <= '0;
       m1_rsp_q      <= 1'b0;
       m1_tmo_q      <= 1'b0;
       m1_fin_q      <= 1'b0;
@@ -398,6 +419,8 @@ module msg_handler
     end else begin
       ptt_valid_q   <= ptt_valid_d;
       rp_q          <= rp_d;
+      segr_q        <= Retx && seg_retx_i;
+      segr_tid_q    <= seg_retx_tid_i;
       m1_rsp_q      <= m0_rsp || tmo_v;
       m1_tmo_q      <= tmo_v;
       m1_fin_q      <= seg_gnt;
@@ -434,16 +457,16 @@ module msg_handler
   `NI_ASSERT(NoReadyBeforeInit, !init_done_i -> !rsp_ready_o)
   `NI_ASSERT(OneEventPerCycle, !(m1_rsp_q && m1_fin_q))
   `NI_ASSERT(NoWakeAndFinish, !((wake_own || wake_ctrl) && finish_o))
-  `NI_ASSERT(SetOnlyFreeEntry, seg_ptt_we_i && !seg_retx_i -> !ptt_valid_q[seg_ptt_waddr_i] ||
+  `NI_ASSERT(SetOnlyFreeEntry, seg_ptt_we_i && !seg_retx_i -> !ptt_valid_eff[seg_ptt_waddr_i] ||
                                             (m2_res && m2_tid_q == seg_ptt_waddr_i))
   `NI_ASSERT(RetxOnlyPending, seg_retx_i -> seg_ptt_we_i && seg_ptt_waddr_i == seg_retx_tid_i &&
-                                         ptt_valid_q[seg_retx_tid_i] && rp_q[seg_retx_tid_i] &&
+                                         ptt_valid_eff[seg_retx_tid_i] && rp_eff[seg_retx_tid_i] &&
                                          !(m2_res && m2_tid_q == seg_retx_tid_i))
   `NI_ASSERT(ResolvedWithoutCarry, m2_rsp_q -> (last_res == (resolved_new == m2_e_q.target)) &&
                                    (next_last_res == (resolved_new + cnt_t'(1) == m2_e_q.target)))
   `NI_ASSERT(M1SeqLate, (m1_seq_ok == (m1_entry.seq == m1_r_q.seq)) &&
                        (m1_accept -> m1_entry_prev.xfer == m1_entry.xfer))
-  `NI_ASSERT(NoRequestTwice, rq_push_o -> !rp_q[m2_tid_q])
+  `NI_ASSERT(NoRequestTwice, rq_push_o -> !rp_eff[m2_tid_q])
 `ifndef SYNTHESIS
   // The forward selects compared in M1 are the compares of the write addresses with M2's
   // transfer (when M2 holds a response: its transfer is M1's read), and the registered
@@ -468,6 +491,26 @@ module msg_handler
     else         max_retries_m1_q <= max_retries_i;
   end
   `NI_ASSERT(LeftIsCompare, m2_rsp_q -> m2_left_q == (64'(m2_e_q.retries) < max_retries_m1_q))
+  // The valid and re-issue-pending bits every reader sees are those an immediate write of
+  // the segmenter's set and clear gives (the bits as they were before the writes were
+  // registered), every cycle.
+  logic [NumTids-1:0] imm_valid_q, imm_rp_q, imm_res, imm_set, imm_retx, imm_req;
+  assign imm_res  = m2_res       ? NumTids'(1) << m2_tid_q        : '0;
+  assign imm_set  = seg_ptt_we_i ? NumTids'(1) << seg_ptt_waddr_i : '0;
+  assign imm_retx = seg_retx_i   ? NumTids'(1) << seg_retx_tid_i  : '0;
+  assign imm_req  = rq_push_o    ? NumTids'(1) << m2_tid_q        : '0;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      imm_valid_q <= '0;
+      imm_rp_q    <= '0;
+    end else begin
+      imm_valid_q <= (imm_valid_q & ~imm_res) | imm_set;
+      imm_rp_q    <= Retx ? (imm_rp_q & ~imm_res & ~imm_retx) | imm_req : '0;
+    end
+  end
+  `NI_ASSERT(ValidIsImmediate, ptt_valid_o == imm_valid_q &&
+                              m1_valid_cur == imm_valid_q[m1_r_q.tid])
+  `NI_ASSERT(PendIsImmediate, retx_pend_o == imm_rp_q && m1_rp_cur == imm_rp_q[m1_r_q.tid])
 `endif
   `NI_ASSERT(TmoAccepted, tmo_v -> !rsp_ready_o && !seg_gnt)
   `NI_ASSERT(NoFinishTwice, m2_fin_q -> !fin_rsp)
