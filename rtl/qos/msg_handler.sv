@@ -50,11 +50,19 @@ module msg_handler
   input  logic               seg_ptt_we_i,
   input  tid_t               seg_ptt_waddr_i,
   input  ptt_t               seg_ptt_wdata_i,
+  // the valid bits as stored, and the segmenter's set of the previous cycle not yet in them
+  // (a reader ORs it in at its index: the bit an immediate write gives)
   output logic [NumTids-1:0] ptt_valid_o,
+  output logic               ptt_set_o,
+  output tid_t               ptt_set_tid_o,
   output logic               ptt_clr_o,      // entry invalidated this cycle
   output tid_t               ptt_clr_tid_o,
   // re-issues: the pending flags, the requests, and the segmenter's re-issue (clears a flag)
+  // the pending flags as stored, and the segmenter's clear of the previous cycle not yet in
+  // them (a reader clears it at its index)
   output logic [NumTids-1:0] retx_pend_o,
+  output logic               rp_clr_o,
+  output tid_t               rp_clr_tid_o,
   output logic               rq_push_o,
   output rq_t                rq_o,
   input  logic               seg_retx_i,
@@ -362,7 +370,11 @@ module msg_handler
     ptt_valid_d = ptt_valid_eff;
     if (m2_res)    ptt_valid_d[m2_tid_q] = 1'b0;
   end
-  assign ptt_valid_o   = ptt_valid_eff;
+  // Each reader picks the stored bit and compares its index with the registered write beside
+  // the pick (a 1,024-way pick of the stored bits with the write merged in first is deeper).
+  assign ptt_valid_o   = ptt_valid_q;
+  assign ptt_set_o     = segp_we_q;
+  assign ptt_set_tid_o = segp_waddr_q;
   assign ptt_clr_o     = m2_res;
   assign ptt_clr_tid_o = m2_tid_q;
 
@@ -379,7 +391,9 @@ module msg_handler
     if (rq_push_o) rp_d[m2_tid_q]     = 1'b1;
     if (!Retx)     rp_d               = '0;
   end
-  assign retx_pend_o = rp_eff;
+  assign retx_pend_o  = rp_q;
+  assign rp_clr_o     = segr_q;
+  assign rp_clr_tid_o = segr_tid_q;
 
   // =======================================================================================
   // Registers
@@ -508,9 +522,9 @@ module msg_handler
       imm_rp_q    <= Retx ? (imm_rp_q & ~imm_res & ~imm_retx) | imm_req : '0;
     end
   end
-  `NI_ASSERT(ValidIsImmediate, ptt_valid_o == imm_valid_q &&
+  `NI_ASSERT(ValidIsImmediate, ptt_valid_eff == imm_valid_q &&
                               m1_valid_cur == imm_valid_q[m1_r_q.tid])
-  `NI_ASSERT(PendIsImmediate, retx_pend_o == imm_rp_q && m1_rp_cur == imm_rp_q[m1_r_q.tid])
+  `NI_ASSERT(PendIsImmediate, rp_eff == imm_rp_q && m1_rp_cur == imm_rp_q[m1_r_q.tid])
 `endif
   `NI_ASSERT(TmoAccepted, tmo_v -> !rsp_ready_o && !seg_gnt)
   `NI_ASSERT(NoFinishTwice, m2_fin_q -> !fin_rsp)

@@ -434,6 +434,8 @@ module qos_engine
   tid_t               ptt_waddr, ptt_raddr;
   ptt_t               ptt_wdata, ptt_rdata;
   logic [NumTids-1:0] ptt_valid;
+  logic               ptt_set, rp_clr;
+  tid_t               ptt_set_tid, rp_clr_tid;
   logic               ptt_clr;
   tid_t               ptt_clr_tid;
 
@@ -649,7 +651,11 @@ module qos_engine
     .rst_ni       (rst_ni),
     .timeout_i    (retx_timeout),
     .ptt_valid_i  (ptt_valid),
+    .ptt_set_i    (ptt_set),
+    .ptt_set_tid_i(ptt_set_tid),
     .retx_pend_i  (retx_pend),
+    .rp_clr_i     (rp_clr),
+    .rp_clr_tid_i (rp_clr_tid),
     .ptt_we_i     (ptt_we),
     .ptt_waddr_i  (ptt_waddr),
     .ptt_wseq_i   (ptt_wdata.seq),
@@ -741,10 +747,14 @@ module qos_engine
     .fid4_count_i    (fid4_count),
     .fid4_pop_o      (fid4_pop),
     .ptt_valid_i     (ptt_valid),
+    .ptt_set_i       (ptt_set),
+    .ptt_set_tid_i   (ptt_set_tid),
     .rq_valid_i      (rq_valid),
     .rq_i            (rq_head),
     .rq_pop_o        (rq_pop),
     .retx_pend_i     (retx_pend),
+    .rp_clr_i        (rp_clr),
+    .rp_clr_tid_i    (rp_clr_tid),
     .retx_o          (seg_retx),
     .retx_tid_o      (seg_retx_tid),
     .ptt_we_left_o   (ptt_we_left),
@@ -831,9 +841,13 @@ module qos_engine
     .seg_ptt_waddr_i (ptt_waddr),
     .seg_ptt_wdata_i (ptt_wdata),
     .ptt_valid_o     (ptt_valid),
+    .ptt_set_o       (ptt_set),
+    .ptt_set_tid_o   (ptt_set_tid),
     .ptt_clr_o       (ptt_clr),
     .ptt_clr_tid_o   (ptt_clr_tid),
     .retx_pend_o     (retx_pend),
+    .rp_clr_o        (rp_clr),
+    .rp_clr_tid_o    (rp_clr_tid),
     .rq_push_o       (rq_push),
     .rq_o            (rq_in),
     .seg_retx_i      (seg_retx),

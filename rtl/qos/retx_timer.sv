@@ -21,8 +21,14 @@ module retx_timer
   input  logic               rst_ni,
   input  logic [63:0]        timeout_i,
   // Pending Transactions Table state (the Message Handler's flip-flops)
+  // (as stored; the segmenter's set of a valid bit and clear of a pending flag in the
+  // previous cycle are not in them yet: `ptt_set_*`, `rp_clr_*`)
   input  logic [NumTids-1:0] ptt_valid_i,
+  input  logic               ptt_set_i,
+  input  tid_t               ptt_set_tid_i,
   input  logic [NumTids-1:0] retx_pend_i,    // a re-issue is pending for the entry
+  input  logic               rp_clr_i,
+  input  tid_t               rp_clr_tid_i,
   // the segmenter writes an entry (fresh issue or re-issue)
   input  logic               ptt_we_i,
   input  tid_t               ptt_waddr_i,
@@ -146,8 +152,14 @@ module retx_timer
   assign late_pkt = ((now_q - stamp_pkt) > timeout_i[StampW-1:0]);
   assign late     = via_pkt_q[ev_tid_q] ? late_pkt : late_blk;
 
-  assign tmo_valid_o = ev_q && scan_on && ptt_valid_i[ev_tid_q] &&
-                       sent_q[ev_tid_q] && !retx_pend_i[ev_tid_q] && !ev_hs_q && !ev_seqw_q &&
+  // The entry's valid and pending bits with the Message Handler's registered writes in
+  // (compared beside the picks).
+  logic ev_valid, ev_pend;
+  assign ev_valid = ptt_valid_i[ev_tid_q] || (ptt_set_i && ptt_set_tid_i == ev_tid_q);
+  assign ev_pend  = retx_pend_i[ev_tid_q] && !(rp_clr_i && rp_clr_tid_i == ev_tid_q);
+
+  assign tmo_valid_o = ev_q && scan_on && ev_valid &&
+                       sent_q[ev_tid_q] && !ev_pend && !ev_hs_q && !ev_seqw_q &&
                        late;
   assign tmo_tid_o   = ev_tid_q;
   assign tmo_seq_o   = ev_seq;
@@ -194,7 +206,7 @@ module retx_timer
   // =======================================================================================
   // Assertions
   // =======================================================================================
-  `NI_ASSERT(EventIsPending, tmo_valid_o -> ptt_valid_i[tmo_tid_o])
+  `NI_ASSERT(EventIsPending, tmo_valid_o -> ev_valid)
   `NI_ASSERT(LateIsAge, ev_q -> late == ((now_q - (via_pkt_q[ev_tid_q] ? stamp_pkt : stamp_blk)) >
                                          timeout_i[StampW-1:0]))
   `NI_ASSERT(BypassLeaves, ptt_we_left_i -> ptt_we_i && blk_hs_i && blk_tid_i == ptt_waddr_i)
@@ -221,8 +233,8 @@ module retx_timer
   end
   logic now_tmo, now_late;
   assign now_late = now_via_q[ev_tid_q] ? late_pkt : late_blk;
-  assign now_tmo  = ev_q && scan_on && ptt_valid_i[ev_tid_q] && now_sent_q[ev_tid_q] &&
-                    !retx_pend_i[ev_tid_q] && !ev_hs_q && now_late;
+  assign now_tmo  = ev_q && scan_on && ev_valid && now_sent_q[ev_tid_q] &&
+                    !ev_pend && !ev_hs_q && now_late;
   `NI_ASSERT(FlagsBehind, tmo_valid_o == now_tmo)
 `endif
 

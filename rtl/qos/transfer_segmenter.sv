@@ -39,7 +39,9 @@ module transfer_segmenter
   input  logic                 rq_valid_i,
   input  rq_t                  rq_i,
   output logic                 rq_pop_o,
-  input  logic [NumTids-1:0]   retx_pend_i,
+  input  logic [NumTids-1:0]   retx_pend_i,    // as stored; the handler's registered clear:
+  input  logic                 rp_clr_i,
+  input  tid_t                 rp_clr_tid_i,
   output logic                 retx_o,         // a re-issue takes its new seq
   output tid_t                 retx_tid_o,
   output logic                 ptt_we_left_o,  // the block written to the PTT leaves at once
@@ -86,7 +88,9 @@ module transfer_segmenter
   output logic                 fid4_pop_o,
   // Pending Transactions Table (the valid bits only for the assertions: `tid_busy` comes from
   // the transfer's toggles, TidBusyIsPtt)
-  input  logic [NumTids-1:0]   ptt_valid_i,
+  input  logic [NumTids-1:0]   ptt_valid_i,    // as stored; the handler's registered set:
+  input  logic                 ptt_set_i,
+  input  tid_t                 ptt_set_tid_i,
   input  logic                 ptt_clr_i,      // the handler invalidates an entry this cycle
   input  tid_t                 ptt_clr_tid_i,
   output logic                 ptt_we_o,
@@ -360,6 +364,7 @@ module transfer_segmenter
 
   assign rx_ok   = s2_rnew_q ? ((seqb_fwd_we_q ? seqb_fwd_q : seqb) == s2_rq_q.e.seq) : s2_rok_q;
   assign rx_live = s2_retx_q && rx_ok && retx_pend_i[s2_rq_q.tid] &&
+                   !(rp_clr_i && rp_clr_tid_i == s2_rq_q.tid) &&
                    !(ptt_clr_i && ptt_clr_tid_i == s2_rq_q.tid);
 
   assign act_ctrl    = is_ctrl;
@@ -761,9 +766,11 @@ module transfer_segmenter
   `NI_ASSERT(InflightBounded, s2_valid_q && !s2_retx_q -> 32'(inflight) <= MaxOutstanding)
   `NI_ASSERT(BlockInRange, s2_valid_q && act_issue -> k < total)
   `NI_ASSERT(TidBusyIsPtt, s2_valid_q && !s2_retx_q ->
-                          tid_busy == (k_cm && ptt_valid_i[blk_tid] &&
+                          tid_busy == (k_cm && (ptt_valid_i[blk_tid] ||
+                                                (ptt_set_i && ptt_set_tid_i == blk_tid)) &&
                                        !(ptt_clr_i && ptt_clr_tid_i == blk_tid)))
-  `NI_ASSERT(FreshTidFree, ptt_we_o && !s2_retx_q -> !ptt_valid_i[ptt_waddr_o] ||
+  `NI_ASSERT(FreshTidFree, ptt_we_o && !s2_retx_q -> !(ptt_valid_i[ptt_waddr_o] ||
+                                      (ptt_set_i && ptt_set_tid_i == ptt_waddr_o)) ||
                                     (ptt_clr_i && ptt_clr_tid_i == ptt_waddr_o))
   `NI_ASSERT(PopOnlyAvailable, tid_pop_o -> tid_count_i != '0)
   `NI_ASSERT(InflightFits, s2_valid_q && !s2_retx_q -> inflight == cnt_t'(infl))
