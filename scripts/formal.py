@@ -281,6 +281,20 @@ def run_proofs(names: list[str], jobs: int, timeout: float, build: Path) -> int:
     return 1 if failed else 0
 
 
+def mutant_problem(m: Mutant, all_proofs: dict[str, Path]) -> str:
+    """Why a mutant cannot be applied ('' when it can): its file is not a source of its proof,
+    its text does not occur exactly once there, or the mutation changes nothing."""
+    sby = all_proofs[m.proof]
+    if m.file not in sby_files(sby):
+        return f"{m.file} is not a source of {rel(sby)}"
+    n = (ROOT / m.file).read_text().count(m.original)
+    if n != 1:
+        return f"its text occurs {n} times in {m.file} (want exactly once)"
+    if m.original == m.mutated:
+        return "the mutation changes nothing"
+    return ""
+
+
 def run_mutants(names: list[str], jobs: int, timeout: float, build: Path) -> int:
     env = tool_env()
     all_proofs = proofs()
@@ -291,12 +305,10 @@ def run_mutants(names: list[str], jobs: int, timeout: float, build: Path) -> int
 
     def one(m: Mutant) -> tuple[Mutant, TaskResult | str]:
         sby = all_proofs[m.proof]
-        if m.file not in sby_files(sby):
-            return m, f"{m.file} is not a source of {rel(sby)}"
+        problem = mutant_problem(m, all_proofs)
+        if problem:
+            return m, problem
         text = (ROOT / m.file).read_text()
-        if text.count(m.original) != 1:
-            return m, (f"the original text occurs {text.count(m.original)} times in {m.file} "
-                       f"(expected once)")
         d = mdir / m.name
         if d.exists():
             shutil.rmtree(d)
@@ -347,17 +359,10 @@ def check_mutants(names: list[str], all_proofs: dict[str, Path]) -> int:
     chosen = [m for m in MUTANTS if m.proof in names]
     bad = 0
     for m in chosen:
-        n = (ROOT / m.file).read_text().count(m.original)
-        if m.file not in sby_files(all_proofs[m.proof]):
-            problem = f"{m.file} is not a source of {rel(all_proofs[m.proof])}"
-        elif n != 1:
-            problem = f"its text occurs {n} times in {m.file} (want exactly once)"
-        elif m.original == m.mutated:
-            problem = "the mutation changes nothing"
-        else:
-            continue
-        bad += 1
-        print(f"FAIL {m.name}: {problem}")
+        problem = mutant_problem(m, all_proofs)
+        if problem:
+            bad += 1
+            print(f"FAIL {m.name}: {problem}")
     print(f"formal mutants: {len(chosen) - bad} of {len(chosen)} apply")
     return 1 if bad else 0
 

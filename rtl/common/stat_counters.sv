@@ -25,11 +25,11 @@ module stat_counters
   logic [NumCnt-1:0][1:0]          inc_q;
 
   // A count plus 0, 1 or 2 events, saturating. Both outcomes are computed from the count
-  // alone and the events only pick one. One increment of
-  // bits 63:1 gives both: count + 2 is it with bit 0 kept, count + 1 is it with bit 0 cleared
-  // when bit 0 was set, else bit 0 set. A count that would pass 2^64 - 1 stays there: +1
-  // from all ones, +2 from bits 63:1 all ones (64 is CounterW). tests/formal/stat_counters.sby
-  // proves this equal to the plain saturating add.
+  // alone and the events only pick one. One increment of bits 63:1 gives both: count + 2 is
+  // it with bit 0 kept, count + 1 is it with bit 0 cleared when bit 0 was set, else bit 0
+  // set. A count that would pass 2^64 - 1 stays there: +1 from all ones, +2 from bits 63:1
+  // all ones (64 is CounterW). tests/formal/stat_counters.sby proves this equal to the plain
+  // saturating add.
   function automatic logic [CounterW-1:0] count_plus(logic [CounterW-1:0] c, logic [1:0] n);
     unique case (n)
       2'd0:    count_plus = c;

@@ -57,9 +57,9 @@ module msg_handler
   output tid_t               ptt_set_tid_o,
   output logic               ptt_clr_o,      // entry invalidated this cycle
   output tid_t               ptt_clr_tid_o,
-  // re-issues: the pending flags, the requests, and the segmenter's re-issue (clears a flag)
-  // the pending flags as stored, and the segmenter's clear of the previous cycle not yet in
-  // them (a reader clears it at its index)
+  // re-issues: the pending flags as stored, and the segmenter's clear of the previous cycle
+  // not yet in them (a reader clears it at its index); the requests; the segmenter's
+  // re-issue (clears a flag)
   output logic [NumTids-1:0] retx_pend_o,
   output logic               rp_clr_o,
   output tid_t               rp_clr_tid_o,
@@ -163,9 +163,11 @@ module msg_handler
   logic [NumTids-1:0] ptt_valid_q, ptt_valid_d;
   logic [NumTids-1:0] rp_q, rp_d;   // re-issue pending
   // The segmenter's writes of these bits come late in its stage 2, so they are registered
-  // (its PTT write: `segp_*`; its re-issue: `segr_*`) and applied a cycle later; every reader
-  // takes the bits with the registered write in (`ptt_valid_eff`, `rp_eff`), which are the
-  // bits as an immediate write leaves them (`ValidIsImmediate`, `PendIsImmediate`).
+  // (its PTT write: `segp_*`; its re-issue: `segr_*`) and applied a cycle later. The bits
+  // with the registered write in (`ptt_valid_eff`, `rp_eff`) are the bits as an immediate
+  // write leaves them (`ValidIsImmediate`, `PendIsImmediate`); every reader (M1 here, the
+  // timeout scanner, stage 2) takes its bit that way, picking the stored bit and comparing
+  // its index with the registered write beside the pick.
   logic [NumTids-1:0] ptt_valid_eff, rp_eff;
   logic               segr_q;
   tid_t               segr_tid_q;

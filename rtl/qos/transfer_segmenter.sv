@@ -39,8 +39,8 @@ module transfer_segmenter
   input  logic                 rq_valid_i,
   input  rq_t                  rq_i,
   output logic                 rq_pop_o,
-  input  logic [NumTids-1:0]   retx_pend_i,    // as stored; the handler's registered clear:
-  input  logic                 rp_clr_i,
+  input  logic [NumTids-1:0]   retx_pend_i,    // as stored; `rp_clr_*`: the handler's
+  input  logic                 rp_clr_i,       // registered clear, not yet in it
   input  tid_t                 rp_clr_tid_i,
   output logic                 retx_o,         // a re-issue takes its new seq
   output tid_t                 retx_tid_o,
@@ -88,8 +88,8 @@ module transfer_segmenter
   output logic                 fid4_pop_o,
   // Pending Transactions Table (the valid bits only for the assertions: `tid_busy` comes from
   // the transfer's toggles, TidBusyIsPtt)
-  input  logic [NumTids-1:0]   ptt_valid_i,    // as stored; the handler's registered set:
-  input  logic                 ptt_set_i,
+  input  logic [NumTids-1:0]   ptt_valid_i,    // as stored; `ptt_set_*`: the handler's
+  input  logic                 ptt_set_i,      // registered set, not yet in it
   input  tid_t                 ptt_set_tid_i,
   input  logic                 ptt_clr_i,      // the handler invalidates an entry this cycle
   input  tid_t                 ptt_clr_tid_i,
