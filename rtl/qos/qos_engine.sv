@@ -467,9 +467,8 @@ module qos_engine
   logic             finish, finish_err, finish_rd, finish_wr;
   wch_t             finish_wch;
   status_e [NumWch-1:0]   status_all;
-  logic                   status_pend, status_fin;
-  wch_t                   status_pend_wch, status_fin_wch;
-  status_e                status_fin_code;
+  logic                   status_pend;
+  wch_t                   status_pend_wch;
 
   status_regs u_status (
     .clk_i              (clk_i),
@@ -490,10 +489,7 @@ module qos_engine
     .finish_err_i       (finish_err),
     .status_o           (status_all),
     .pend_busy_o        (status_pend),
-    .pend_busy_wch_o    (status_pend_wch),
-    .pend_fin_o         (status_fin),
-    .pend_fin_wch_o     (status_fin_wch),
-    .pend_fin_code_o    (status_fin_code)
+    .pend_busy_wch_o    (status_pend_wch)
   );
 
   logic [NumStats-1:0] stat_inc;
@@ -960,9 +956,7 @@ module qos_engine
   always_comb begin
     trace_o              = '0;
     trace_o.status       = status_all;
-    // the codes as read: the stored ones with the pending finish and BUSY mark in
-    if (status_fin)  trace_o.status[status_fin_wch]  = status_fin_code;
-    if (status_pend) trace_o.status[status_pend_wch] = StBusy;
+    if (status_pend) trace_o.status[status_pend_wch] = StBusy;  // the codes as read
     trace_o.deq          = deq;
     trace_o.deq_qid      = deq_qid;
     trace_o.deq_node     = deq_node;

@@ -7,12 +7,11 @@
 // finishes a channel (BUSY -> DONE or ERROR). The transitions need different current codes,
 // so the writers never collide on one channel. Reads are combinational.
 //
-// A BUSY mark and a finish are written one cycle late (write-behind, docs/design.md section
-// 20): the AXI slave decides a mark late in its cycle (its W handshake waits for the
-// scheduling queues' enqueue grant), the Message Handler a finish at the end of its M2
-// decision, so each is registered as it is and written in the next cycle, and every read in
-// that cycle sees it (`PendingSeen`): the codes read are those of an immediate write, cycle
-// for cycle.
+// A BUSY mark is written one cycle late (write-behind, docs/design.md section 20): the AXI
+// slave decides it late in its cycle (its W handshake waits for the scheduling queues'
+// enqueue grant), so it is registered as it is and written in the next cycle, and every read
+// in that cycle sees it (`PendingBusySeen`): the codes read are those of an immediate
+// write, cycle for cycle.
 `default_nettype none
 `include "ni_assert.svh"
 
@@ -41,14 +40,10 @@ module status_regs
   input  logic                 finish_i,
   input  wch_t                 finish_wch_i,
   input  logic                 finish_err_i,
-  // for monitors: every stored code, and the BUSY mark and the finish not yet stored (see
-  // below)
+  // for monitors: every stored code, and the BUSY mark not yet stored (see below)
   output status_e [NumWch-1:0]   status_o,
   output logic                 pend_busy_o,
-  output wch_t                 pend_busy_wch_o,
-  output logic                 pend_fin_o,
-  output wch_t                 pend_fin_wch_o,
-  output status_e              pend_fin_code_o
+  output wch_t                 pend_busy_wch_o
 );
 
   status_e [NumWch-1:0]   status_q, status_d;
@@ -60,10 +55,6 @@ module status_regs
   wch_t                   pb_wch_q;
   logic                   pb_long_q;
   logic    [NumWch/2-1:0] long_cur;
-  // The finish of the previous cycle (DONE or ERROR), not yet in status_q.
-  logic                   pf_q;
-  wch_t                   pf_wch_q;
-  status_e                pf_code_q;
 
   // The updates are written group by group: 32 groups of 32 channels, each group one 64-bit
   // word of two bits per channel. A write selects its channel with two one-hot decodes (its
@@ -79,39 +70,28 @@ module status_regs
     return 64'(2'b11) << {place, 1'b0};
   endfunction
 
-  logic [Groups-1:0] pb_grp, pf_grp;
-  logic [63:0]       pb_place, pf_place, pf_code;
+  logic [Groups-1:0] pb_grp;
+  logic [63:0]       pb_place;
   assign pb_grp   = pb_q ? OneGrp << pb_wch_q[WchW-1:5] : '0;
   assign pb_place = place2(pb_wch_q[4:0]);
-  assign pf_grp   = pf_q ? OneGrp << pf_wch_q[WchW-1:5] : '0;
-  assign pf_place = place2(pf_wch_q[4:0]);
-  assign pf_code  = {32{pf_code_q}};
 
   always_comb begin
     long_cur = long_q;
     if (pb_q && !pb_wch_q[0]) long_cur[pb_wch_q[WchW-1:1]] = pb_long_q;
   end
 
-  // Reads take the stored codes and put BUSY where the pending mark is and the finished code
-  // where the pending finish is (the compares beside the multiplexer, not in front of it; the
-  // two are of different channels: the mark of an IDLE one, the finish of a BUSY one). The
-  // lookup reads channel c and its pair c-1 as one 4-bit entry of 512; the status reads,
-  // single or of 32 channels, read one 64-bit group of 32 and the single one picks its place
-  // in it.
+  // Reads take the stored codes and put BUSY where the pending mark is (the compare beside
+  // the multiplexer, not in front of it). The lookup reads channel c and its pair c-1 as one
+  // 4-bit entry of 512; the status reads, single or of 32 channels, read one 64-bit group of
+  // 32 and the single one picks its place in it.
   wch_t pair_wch;
   assign pair_wch = {lk_wch_i[WchW-1:1], 1'b0};
 
   status_e [1:0] pair_codes;
   status_e       lk_code, pair_code;
   assign pair_codes = status_q[pair_wch +: 2];
-  always_comb begin
-    lk_code = pair_codes[lk_wch_i[0]];
-    if (pf_q && pf_wch_q == lk_wch_i) lk_code = pf_code_q;
-    if (pb_q && pb_wch_q == lk_wch_i) lk_code = StBusy;
-    pair_code = pair_codes[0];
-    if (pf_q && pf_wch_q == pair_wch) pair_code = pf_code_q;
-    if (pb_q && pb_wch_q == pair_wch) pair_code = StBusy;
-  end
+  assign lk_code    = (pb_q && pb_wch_q == lk_wch_i) ? StBusy : pair_codes[lk_wch_i[0]];
+  assign pair_code  = (pb_q && pb_wch_q == pair_wch) ? StBusy : pair_codes[0];
 
   logic pair_long;
   assign pair_long = (pb_q && !pb_wch_q[0] && pb_wch_q[WchW-1:1] == lk_wch_i[WchW-1:1]) ?
@@ -120,31 +100,31 @@ module status_regs
   assign lk_pair_long_live_o = lk_wch_i[0] && pair_long && (pair_code == StBusy);
 
   logic [4:0]  rd_grp;
-  logic [63:0] rd_word, rd_pb, rd_pf;
+  logic [63:0] rd_word, rd_pb;
   assign rd_grp   = rd_wch_i[WchW-1:5];
   assign rd_pb    = (pb_q && pb_wch_q[WchW-1:5] == rd_grp) ? pb_place : '0;
-  assign rd_pf    = (pf_q && pf_wch_q[WchW-1:5] == rd_grp) ? pf_place : '0;
-  assign rd_word  = (64'(status_q[{rd_grp, 5'd0} +: 32]) & ~rd_pb & ~rd_pf) |
-                    (rd_pb & ~HiBits) | (rd_pf & pf_code);
+  assign rd_word  = (64'(status_q[{rd_grp, 5'd0} +: 32]) & ~rd_pb) | (rd_pb & ~HiBits);
   assign rd_multi_o  = rd_word;
   assign rd_single_o = status_e'(rd_word[{rd_wch_i[4:0], 1'b0} +: 2]);
 
-  // The writers' selects: a single read (sg), a 32-channel read (mh), and the pending mark
-  // and finish (pb, pf: registers). This cycle's mark and finish wait in pb_q and pf_q; the
-  // reads of this cycle see the codes with the pending ones in, and clear what they see.
-  logic [Groups-1:0] sg_grp, mh_grp;
-  logic [63:0]       sg_place;
+  // The writers' selects: a single read (sg), a 32-channel read (mh), a finish (fn). This
+  // cycle's BUSY mark waits in pb_q: it is of an IDLE channel, which neither a read (it
+  // clears DONE/ERROR) nor a finish (of a BUSY channel) touches in this cycle.
+  logic [Groups-1:0] sg_grp, mh_grp, fn_grp;
+  logic [63:0]       sg_place, fn_place, fn_code;
   assign sg_grp   = rd_single_i ? OneGrp << rd_grp : '0;
   assign sg_place = place2(rd_wch_i[4:0]);
   assign mh_grp   = rd_multi_i ? OneGrp << rd_grp : '0;
+  assign fn_grp   = finish_i ? OneGrp << finish_wch_i[WchW-1:5] : '0;
+  assign fn_place = place2(finish_wch_i[4:0]);
+  assign fn_code  = finish_err_i ? {32{StError}} : {32{StDone}};
 
-  // The pending finish (of a channel that was BUSY) writes its code first, so that a read
-  // of this cycle that saw it clears it; the pending BUSY mark is of an IDLE channel
-  // (BusyFromIdle, another channel than the finish's), so it sets the low bit and nothing
-  // else. Only the groups a write selects are computed (the others keep their codes: the same
+  // The BUSY mark is of an IDLE channel (BusyFromIdle), so it sets the low bit and nothing
+  // else; a finish (of a BUSY channel) writes its code last.
+  // Only the groups a write selects are computed (the others keep their codes: the same
   // function, and a simulator skips the idle groups).
   logic [Groups-1:0] grp_act;
-  assign grp_act = pb_grp | pf_grp | sg_grp | mh_grp;
+  assign grp_act = pb_grp | sg_grp | mh_grp | fn_grp;
 
   always_comb begin
     logic [63:0] q, fin, clr, nxt;
@@ -152,11 +132,11 @@ module status_regs
     for (int g = 0; g < Groups; g++) begin
       if (!grp_act[g]) continue;
       q   = 64'(status_q[g*32 +: 32]);
-      if (pf_grp[g]) q = (q & ~pf_place) | (pf_code & pf_place);
       // DONE and ERROR have the high bit set: a read clears those of its channels to IDLE.
       fin = (q & HiBits) | ((q & HiBits) >> 1);
       clr = ((sg_grp[g] ? sg_place : '0) | {64{mh_grp[g]}}) & fin;
       nxt = (q & ~clr) | (pb_grp[g] ? pb_place & ~HiBits : '0);
+      if (fn_grp[g]) nxt = (nxt & ~fn_place) | (fn_code & fn_place);
       status_d[g*32 +: 32] = nxt;  // channel i's code in bits 2i+1:2i
     end
   end
@@ -168,35 +148,25 @@ module status_regs
       pb_q      <= 1'b0;
       pb_wch_q  <= '0;
       pb_long_q <= 1'b0;
-      pf_q      <= 1'b0;
-      pf_wch_q  <= '0;
-      pf_code_q <= StIdle;
     end else begin
       status_q  <= status_d;
       long_q    <= long_cur;
       pb_q      <= set_busy_i;
       pb_wch_q  <= set_busy_wch_i;
       pb_long_q <= set_busy_long_i;
-      pf_q      <= finish_i;
-      pf_wch_q  <= finish_wch_i;
-      pf_code_q <= finish_err_i ? StError : StDone;
     end
   end
 
-  // The stored codes and the pending mark and finish, for monitors (the trace puts them in).
+  // The stored codes and the pending mark, for monitors (the trace puts the mark in).
   assign status_o        = status_q;
   assign pend_busy_o     = pb_q;
   assign pend_busy_wch_o = pb_wch_q;
-  assign pend_fin_o      = pf_q;
-  assign pend_fin_wch_o  = pf_wch_q;
-  assign pend_fin_code_o = pf_code_q;
 
 `ifndef SYNTHESIS
-  // The codes with the pending mark and finish in (what immediate writes would have stored).
+  // The codes with the pending mark in (what an immediate write would have stored).
   status_e [NumWch-1:0] status_cur;
   always_comb begin
     status_cur = status_q;
-    if (pf_q) status_cur[pf_wch_q] = pf_code_q;
     if (pb_q) status_cur[pb_wch_q] = StBusy;
   end
 
@@ -209,7 +179,7 @@ module status_regs
   assign finish_cur = status_cur[finish_wch_i];
   `NI_ASSERT(BusyFromIdle, set_busy_i -> busy_cur == StIdle)
   `NI_ASSERT(FinishFromBusy, finish_i -> finish_cur == StBusy)
-  // The reads see the pending mark and finish (the codes of immediate writes).
+  // The reads see the pending mark (the codes of an immediate write).
   status_e lk_cur      /* verilator public_flat_rd */;
   status_e single_cur  /* verilator public_flat_rd */;
   status_e pair_cur    /* verilator public_flat_rd */;
@@ -218,22 +188,22 @@ module status_regs
   assign single_cur    = status_cur[rd_wch_i];
   assign pair_cur      = status_cur[pair_wch];
   assign pair_long_cur = long_cur[lk_wch_i[WchW-1:1]];
-  `NI_ASSERT(PendingSeen, lk_status_o == lk_cur && rd_single_o == single_cur &&
+  `NI_ASSERT(PendingBusySeen, lk_status_o == lk_cur && rd_single_o == single_cur &&
                               (!lk_wch_i[0] || lk_pair_long_live_o ==
                                (pair_long_cur && pair_cur == StBusy)))
   // The group-wise update writes what the plain one would at each channel written: the
-  // pending finish's code (unless a read clears it), IDLE for a read channel that was DONE or
-  // ERROR as read (else its code as read), BUSY for the pending mark; a 32-channel read's
-  // whole group channel by channel (computed only in the cycle of such a read).
+  // finished code, IDLE for a read channel that was DONE or ERROR (else its code as it is),
+  // BUSY for the pending mark; a 32-channel read's whole group channel by channel (computed
+  // only in the cycle of such a read).
   function automatic status_e read_clears(status_e c);
     return (c == StDone || c == StError) ? StIdle : c;
   endfunction
-  status_e     d_pf   /* verilator public_flat_rd */;
+  status_e     d_fin  /* verilator public_flat_rd */;
   status_e     d_rd   /* verilator public_flat_rd */;
   status_e     d_pb   /* verilator public_flat_rd */;
   logic [63:0] d_grp  /* verilator public_flat_rd */;
   logic [63:0] e_grp  /* verilator public_flat_rd */;
-  assign d_pf  = status_d[pf_wch_q];
+  assign d_fin = status_d[finish_wch_i];
   assign d_rd  = status_d[rd_wch_i];
   assign d_pb  = status_d[pb_wch_q];
   always_comb begin
@@ -244,12 +214,12 @@ module status_regs
       for (int i = 0; i < 32; i++) e_grp[2*i +: 2] = read_clears(status_cur[{rd_grp, 5'(i)}]);
     end
   end
-  `NI_ASSERT(UpdateFinish, pf_q && !((rd_single_i && rd_wch_i == pf_wch_q) ||
-                                     (rd_multi_i && rd_grp == pf_wch_q[WchW-1:5]))
-                           -> d_pf == pf_code_q)
-  `NI_ASSERT(UpdateRead, (rd_single_i || rd_multi_i) -> d_rd == read_clears(single_cur))
-  `NI_ASSERT(UpdateMark, pb_q -> d_pb == StBusy)
-  `NI_ASSERT(UpdateGroup, rd_multi_i -> d_grp == e_grp)
+  `NI_ASSERT(UpdateFinish, finish_i -> d_fin == (finish_err_i ? StError : StDone))
+  `NI_ASSERT(UpdateRead, (rd_single_i || rd_multi_i) && !(finish_i && finish_wch_i == rd_wch_i)
+                         -> d_rd == read_clears(single_cur))
+  `NI_ASSERT(UpdateMark, pb_q && !(finish_i && finish_wch_i == pb_wch_q) -> d_pb == StBusy)
+  `NI_ASSERT(UpdateGroup, rd_multi_i && !(finish_i && finish_wch_i[WchW-1:5] == rd_grp) ->
+                          d_grp == e_grp)
 `endif
   `NI_ASSERT(LongOnlyEven, set_busy_i && set_busy_long_i -> !set_busy_wch_i[0])
 
