@@ -76,10 +76,13 @@ synth: | deps
 ## synth-unit: one unit of ni_node (UNIT=qos_engine, send_unit, recv_unit or rsp_tx_arb) as
 ##             make synth runs it (flattened, its parameters in the node, 5,000 ps): its
 ##             endpoints over 12 levels grouped by where their deepest path starts and ends,
-##             ABC9's model, its deepest ports (build/synth-unit/; synth/report.json untouched)
+##             ABC9's model, its deepest ports (build/synth-unit/; synth/report.json untouched;
+##             GROUPS=20 groups printed; REUSE=1 re-reads the last run of that unit)
 UNIT ?= qos_engine
+GROUPS ?= 20
 synth-unit: | deps
-	$(Q)$(PYTHON) scripts/synth.py --unit $(UNIT) --build $(BUILD)/synth-unit --groups 20 \
+	$(Q)$(PYTHON) scripts/synth.py --unit $(UNIT) --build $(BUILD)/synth-unit --groups $(GROUPS) \
+	  $(if $(REUSE),--reuse) \
 	  $(RTL_FILES)
 
 ## coverage: line/toggle (Verilator --coverage, its own build in build/cov/) and functional
