@@ -77,7 +77,7 @@ synth: | deps
 ##             make synth runs it (flattened, its parameters in the node, 5,000 ps): its
 ##             endpoints over 12 levels grouped by where their deepest path starts and ends,
 ##             ABC9's model, its deepest ports (build/synth-unit/; synth/report.json untouched;
-##             GROUPS=20 groups printed; REUSE=1 re-reads the last run of that unit)
+##             GROUPS=20 groups printed; REUSE=1 re-reads the last run of that unit, if any)
 UNIT ?= qos_engine
 GROUPS ?= 20
 synth-unit: | deps
