@@ -1104,7 +1104,7 @@ def netlist_top(netlist: dict, top: str) -> str:
 
 def in_context(build: Path, name: str, top: str, port_depths: bool = False,
                conn: dict | None = None, inst: str | None = None,
-               groups: int = OVER_GOAL_GROUPS) -> dict:
+               n_groups: int = OVER_GOAL_GROUPS) -> dict:
     """Totals, memory mapping, checks and longest path of one flattened run; with
     port_depths, also the levels at its ports (PortDepths) for the node's cross-unit paths:
     through-paths from each input port that another child of the node drives (conn)."""
@@ -1117,7 +1117,7 @@ def in_context(build: Path, name: str, top: str, port_depths: bool = False,
     latch_objs = int(m.group(1)) if m else -1
     netlist = json.loads((build / f"{name}_netlist.json").read_text())
     mod = netlist_top(netlist, top)
-    lp = longest_path(netlist, mod, groups)
+    lp = longest_path(netlist, mod, n_groups)
     model = abc9_model(netlist, mod)
     if model:
         lp["abc9_model"] = model
@@ -1387,7 +1387,7 @@ def unit_lines(unit: str, res: dict, groups: int) -> list[str]:
     return out
 
 
-def run_unit(args, files: list[str], incdirs: list[str], build: Path) -> int:
+def run_unit(args: argparse.Namespace, files: list[str], incdirs: list[str], build: Path) -> int:
     """`--unit NAME`: one unit of the node flattened on its own with the parameters it has in
     the node, at the goal's delay target (the run `make synth` makes of it), its figures
     printed and written to BUILD/unit_NAME.json; synth/report.json is not touched."""
@@ -1408,7 +1408,7 @@ def run_unit(args, files: list[str], incdirs: list[str], build: Path) -> int:
             return 1
         (build / (name + ".done")).write_text(f"{secs:.1f}\n")
         print(f"synth: {name}: ok [{secs:.0f} s]", flush=True)
-    res = in_context(build, name, args.unit, port_depths=True, groups=args.groups)
+    res = in_context(build, name, args.unit, port_depths=True, n_groups=args.groups)
     res["port_depths"].pop("netlist", None)
     print("\n".join(unit_lines(args.unit, res, args.groups)))
     (build / f"unit_{args.unit}.json").write_text(json.dumps(
@@ -1444,6 +1444,8 @@ def main() -> int:
                     help="with --unit: how many groups of endpoints over the goal to print")
     ap.add_argument("files", nargs="+")
     args = ap.parse_args()
+    if args.groups < 1:
+        ap.error("--groups: at least 1")
     if args.build is None:
         args.build = "build/synth-unit" if args.unit else "build/synth"
     RTL_PATHS.update({Path(f).name: f for f in args.files})
