@@ -77,11 +77,14 @@ synth: | deps
 ##             make synth runs it (flattened, its parameters in the node, 5,000 ps): its
 ##             endpoints over 12 levels grouped by where their deepest path starts and ends,
 ##             ABC9's model, its deepest ports (build/synth-unit/; synth/report.json untouched;
-##             GROUPS=20 groups printed; REUSE=1 re-reads the last run of that unit, if any)
+##             GROUPS=20 groups printed, the deepest path of the first PATHS=0 of them cell by
+##             cell; REUSE=1 re-reads the last run of that unit, if any)
 UNIT ?= qos_engine
 GROUPS ?= 20
+PATHS ?= 0
 synth-unit: | deps
 	$(Q)$(PYTHON) scripts/synth.py --unit $(UNIT) --build $(BUILD)/synth-unit --groups $(GROUPS) \
+	  --paths $(PATHS) \
 	  $(if $(REUSE),--reuse) \
 	  $(RTL_FILES)
 

@@ -376,11 +376,14 @@ def unbit(where: str) -> str:
     return re.sub(r" \$\S*$", " (no RTL line)", where)
 
 
-def longest_path(netlist: dict, top: str, n_groups: int = OVER_GOAL_GROUPS) -> dict:
+def longest_path(netlist: dict, top: str, n_groups: int = OVER_GOAL_GROUPS,
+                 n_paths: int = 0) -> dict:
     """Longest combinational path between sequential elements (flip-flops, block RAM, LUTRAM
     writes) and ports, in levels of logic; also counts combinational loops (a loop would make
     the depth-first search meet a cell that is still on its stack). `n_groups`: how many groups
-    of endpoints over the goal to list."""
+    of endpoints over the goal to list; the first `n_paths` of them also get the deepest path
+    of the group, cell by cell, with the named registers, RAM outputs and ports each cell
+    reads (a mapped LUT has no name of its own; what it reads says where the path runs)."""
     mod = netlist["modules"][top]
     names: dict[int, str] = {}
     for name, n in mod["netnames"].items():
@@ -499,11 +502,18 @@ def longest_path(netlist: dict, top: str, n_groups: int = OVER_GOAL_GROUPS) -> d
             out["over_goal"] = over_goal(ends_of, bit_level, best)
         return out
 
+    def reads(cell: str) -> list[str]:
+        """What a combinational cell reads from registers, RAM outputs and input ports: the
+        net's name where the netlist kept one, else its source."""
+        return sorted({names.get(b) or describe(b) for b in fanin[cell]
+                       if b not in driver and b in source})
+
     def over_goal(ends_of: list, bit_level, best: dict) -> dict:
         """The endpoints deeper than GOAL_LEVELS, grouped by where their deepest path starts
         and ends (a register's RTL line, a RAM, a port without its bit index): the places a
         re-pipelining has to cut, largest first."""
         groups: dict[tuple[str, str], list] = {}
+        deepest: dict[tuple[str, str], int] = {}   # group -> its deepest endpoint's bit
         deep = 0
         for e in ends_of:
             lv = int(round(bit_level(e[0]) + 0.49))
@@ -515,12 +525,22 @@ def longest_path(netlist: dict, top: str, n_groups: int = OVER_GOAL_GROUPS) -> d
                 b = best[driver[b]]
             key = (unbit(describe(b)), unbit(sink(e)))
             g = groups.setdefault(key, [0, 0])
-            g[0] = max(g[0], lv)
+            if lv > g[0]:
+                g[0] = lv
+                deepest[key] = e[0]
             g[1] += 1
         rows = sorted(groups.items(), key=lambda kv: (-kv[1][0], -kv[1][1], kv[0]))
+        listed = [{"levels": v[0], "endpoints": v[1], "from": k[0], "to": k[1]}
+                  for k, v in rows[:n_groups]]
+        for row, (k, _) in zip(listed[:n_paths], rows):
+            path, b = [], deepest[k]
+            while b in driver:
+                cell = driver[b]
+                path.append({"cell": mod["cells"][cell]["type"], "reads": reads(cell)})
+                b = best[cell]
+            row["path"] = path[::-1]
         return {"goal_levels": GOAL_LEVELS, "endpoints": deep, "groups_total": len(rows),
-                "groups": [{"levels": v[0], "endpoints": v[1], "from": k[0], "to": k[1]}
-                           for k, v in rows[:n_groups]]}
+                "groups": listed}
 
     est = run(WEIGHT_VIVADO)
     raw = run(WEIGHT_RAW)
@@ -1104,7 +1124,7 @@ def netlist_top(netlist: dict, top: str) -> str:
 
 def in_context(build: Path, name: str, top: str, port_depths: bool = False,
                conn: dict | None = None, inst: str | None = None,
-               n_groups: int = OVER_GOAL_GROUPS) -> dict:
+               n_groups: int = OVER_GOAL_GROUPS, n_paths: int = 0) -> dict:
     """Totals, memory mapping, checks and longest path of one flattened run; with
     port_depths, also the levels at its ports (PortDepths) for the node's cross-unit paths:
     through-paths from each input port that another child of the node drives (conn)."""
@@ -1117,7 +1137,7 @@ def in_context(build: Path, name: str, top: str, port_depths: bool = False,
     latch_objs = int(m.group(1)) if m else -1
     netlist = json.loads((build / f"{name}_netlist.json").read_text())
     mod = netlist_top(netlist, top)
-    lp = longest_path(netlist, mod, n_groups)
+    lp = longest_path(netlist, mod, n_groups, n_paths)
     model = abc9_model(netlist, mod)
     if model:
         lp["abc9_model"] = model
@@ -1369,8 +1389,11 @@ def unit_lines(unit: str, res: dict, groups: int) -> list[str]:
         out.append(f"over {og['goal_levels']} levels: {og['endpoints']:,} endpoints in "
                    f"{og['groups_total']} groups, by their deepest path's start and end"
                    + (f" (the first {len(shown)})" if len(shown) < og["groups_total"] else "") + ":")
-        out += [f"  {g['levels']:>3} levels {g['endpoints']:>6,} endpoints  {g['from']} -> {g['to']}"
-                for g in shown]
+        for g in shown:
+            out.append(f"  {g['levels']:>3} levels {g['endpoints']:>6,} endpoints  "
+                       f"{g['from']} -> {g['to']}")
+            out += [(f"        {c['cell']:<8} reads " + ", ".join(c["reads"])) if c["reads"]
+                    else f"        {c['cell']}" for c in g.get("path", [])]
     elif og:
         out.append(f"over {og['goal_levels']} levels: none")
     m = lp.get("abc9_model")
@@ -1408,7 +1431,8 @@ def run_unit(args: argparse.Namespace, files: list[str], incdirs: list[str], bui
             return 1
         (build / (name + ".done")).write_text(f"{secs:.1f}\n")
         print(f"synth: {name}: ok [{secs:.0f} s]", flush=True)
-    res = in_context(build, name, args.unit, port_depths=True, n_groups=args.groups)
+    res = in_context(build, name, args.unit, port_depths=True, n_groups=args.groups,
+                     n_paths=args.paths)
     res["port_depths"].pop("netlist", None)
     print("\n".join(unit_lines(args.unit, res, args.groups)))
     (build / f"unit_{args.unit}.json").write_text(json.dumps(
@@ -1442,10 +1466,13 @@ def main() -> int:
                          "(BUILD/unit_UNIT.json; the report is not touched)")
     ap.add_argument("--groups", type=int, default=20,
                     help="with --unit: how many groups of endpoints over the goal to print")
+    ap.add_argument("--paths", type=int, default=0,
+                    help="with --unit: print the deepest path of the first PATHS groups, cell by "
+                         "cell, with the named registers, RAM outputs and ports each cell reads")
     ap.add_argument("files", nargs="+")
     args = ap.parse_args()
-    if args.groups < 1:
-        ap.error("--groups: at least 1")
+    if args.groups < 1 or args.paths < 0:
+        ap.error("--groups: at least 1; --paths: at least 0")
     if args.build is None:
         args.build = "build/synth-unit" if args.unit else "build/synth"
     RTL_PATHS.update({Path(f).name: f for f in args.files})

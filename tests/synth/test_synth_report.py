@@ -240,7 +240,7 @@ def check_over_goal(r: dict) -> list[str]:
     """scripts/synth.py's grouping of the endpoints deeper than the goal, on a hand-made
     netlist (flip-flop a through 14 LUT1s to flip-flop c and to output port o, flip-flop b
     through one LUT1 to flip-flop d): one endpoint over 12 levels, c at 14 from a (an output
-    port is no register endpoint, d is 1 level deep). Then in the report: every run's groups
+    port is no register endpoint, d is 1 level deep), and with its path the 14 LUT1s. Then in the report: every run's groups
     lie between the goal and the run's depth, and the endpoints over the goal are those its
     histogram counts above the goal."""
     sys.path.insert(0, str(ROOT / "scripts"))
@@ -267,6 +267,12 @@ def check_over_goal(r: dict) -> list[str]:
             "groups": [{"levels": 14, "endpoints": 1, "from": "FDCE at rtl/a.sv:1",
                         "to": "FDCE at rtl/c.sv:3"}]}
     p = [f"hand-made netlist: {og}, expected {want}"] if og != want else []
+    # with its path (`--unit --paths`): the 14 LUT1s from a, the first reading a's output
+    og = synth.longest_path(net, "t", n_paths=1)["register_to_register"]["over_goal"]
+    want["groups"][0]["path"] = ([{"cell": "LUT1", "reads": ["FDCE at rtl/a.sv:1"]}] +
+                                 [{"cell": "LUT1", "reads": []}] * 13)
+    if og != want:
+        p.append(f"hand-made netlist with its path: {og}, expected {want}")
 
     runs = {"qos_engine (alone)": r["longest_path"]}
     runs.update({n: t["longest_path"] for n, t in r["tops"].items()
@@ -332,14 +338,17 @@ def check_area(r: dict) -> list[str]:
 
 def check_unit_lines(_r: dict) -> list[str]:
     """What `scripts/synth.py --unit` prints, from a made-up run: the groups over the goal
-    (as many as asked, and says so when there are more), ABC9's model, the deepest ports
-    first (ports at 0 levels left out); a run with none over the goal says "none"."""
+    (as many as asked, and says so when there are more) with a group's path cell by cell,
+    ABC9's model, the deepest ports first (ports at 0 levels left out); a run with none over
+    the goal says "none"."""
     sys.path.insert(0, str(ROOT / "scripts"))
     import synth  # noqa: E402  (the flow's own module)
 
     total = {"lut": 1234, "ff": 56, "bram_tiles": 1.5, "latches": 0}
     groups = [{"levels": 14, "endpoints": 1500, "from": "FDCE at rtl/a.sv:1",
-               "to": "FDCE at rtl/c.sv:3"},
+               "to": "FDCE at rtl/c.sv:3",
+               "path": [{"cell": "LUT6", "reads": ["FDCE at rtl/a.sv:1", "x_q[3]"]},
+                        {"cell": "LUT2", "reads": []}]},
               {"levels": 13, "endpoints": 2, "from": "port x_i", "to": "RAMB18E2 u_m.mem_q"}]
     rr = {"levels": 14, "endpoints_by_levels": {"14": 1500, "13": 2},
           "over_goal": {"goal_levels": 12, "endpoints": 1502, "groups_total": 2,
@@ -357,6 +366,8 @@ def check_unit_lines(_r: dict) -> list[str]:
         "over 12 levels: 1,502 endpoints in 2 groups, by their deepest path's start and end "
         "(the first 1):",
         "   14 levels  1,500 endpoints  FDCE at rtl/a.sv:1 -> FDCE at rtl/c.sv:3",
+        "        LUT6     reads FDCE at rtl/a.sv:1, x_q[3]",
+        "        LUT2",
         "ABC9's model: 6,123 ps over 9 cells, FDCE at rtl/a.sv:1 -> FDCE at rtl/c.sv:3 (D); "
         "17 endpoints within 1 ns of it",
         "registers to output ports: b_o 9, a_o 7",
