@@ -165,11 +165,16 @@ MUTANTS = [
     ("retx-clear-late-lost", "rtl/qos/msg_handler.sv",
      "    if (segr_q)    rp_eff[segr_tid_q] = 1'b0;\n", "",
      "a re-issue's clear of its pending bit, registered, is never applied"),
-    ("tt-line-forward-lost", "rtl/qos/qos_engine.sv",
-     "assign tt_even  = ttf_even_q ? ttf_data_q : tt_even_ram;",
-     "assign tt_even  = (ttf_even_q && 1'b0) ? ttf_data_q : tt_even_ram;",
-     "the segmenter reads a descriptor line in the cycle it is written from its register and "
-     "gets the table's old word (the AXI slave's write-behind not forwarded)"),
+    ("axi-enq-refused-lost", "rtl/qos/axi_slave.sv",
+     "      end else if (enq_ready_i) begin\n        enq_q <= 1'b0;",
+     "      end else begin\n        enq_q <= 1'b0;",
+     "the AXI slave's registered enqueue is dropped when another source is granted first (the "
+     "transfer made live is never queued)"),
+    ("axi-live-over-pending", "rtl/qos/axi_slave.sv",
+     "assign s_axi_wready_o = beat_can_go && !(complete && enq_q);",
+     "assign s_axi_wready_o = beat_can_go;",
+     "a beat completes a line, and makes a transfer live, while the enqueue register still "
+     "holds the one before (its request overwritten)"),
     ("axi-starvation", "rtl/qos/qos_engine.sv",
      ".axi_starving_i  (axi_starving),", ".axi_starving_i  (1'b0),",
      "segmenter re-enqueues while the AXI slave's enqueue is starving"),

@@ -62,6 +62,20 @@ void CpuPortModel::reads(uint64_t c) {
 }
 
 void CpuPortModel::writes(uint64_t c) {
+  // The register's request, as it stood at the start of the cycle: granted when neither the
+  // Message Handler nor the segmenter enqueues in this cycle (they were seen before this).
+  const bool pend_at_start = enq_pend_.has_value();
+  if (st_.taps.axi_enq_req != pend_at_start) {
+    st_.fail(c, std::string("AXI slave ") + (st_.taps.axi_enq_req
+                                                 ? "requests an enqueue, none expected"
+                                                 : "requests no enqueue, one expected (transfer " +
+                                                       std::to_string(enq_pend_->xfer) + ")"));
+    return;
+  }
+  if (enq_pend_ && st_.exp_enq.empty()) {
+    st_.exp_enq.push_back(*enq_pend_);
+    enq_pend_.reset();
+  }
   for (const AwFields& a : aw_) axi_.write_address(a);
   if (w_.size() > 1) st_.fail(c, "more than one W beat in a cycle");
   for (const WBeat& wb : w_) {
@@ -81,7 +95,14 @@ void CpuPortModel::writes(uint64_t c) {
       X.total = X.d.kind == Kind::Inline ? 1 : total_blocks(X.d.dst, X.d.size);
       X.own_qid = queue_index(X.d.kind, X.d.prio, true, st_.cfg.intra_prios);
       X.live_cycle = c;
-      st_.exp_enq.push_back(Enq{2, queue_index(X.d.kind, X.d.prio, false, st_.cfg.intra_prios), x});
+      if (pend_at_start) {
+        st_.fail(c,
+                 "transfer " + std::to_string(x) +
+                     " went live while the AXI slave's enqueue register still held transfer " +
+                     std::to_string(enq_pend_ ? enq_pend_->xfer : st_.exp_enq.back().xfer),
+                 "", int(x));
+      }
+      enq_pend_ = Enq{2, queue_index(X.d.kind, X.d.prio, false, st_.cfg.intra_prios), x};
       X.where = Where::Queued;
       st_.stats.inc(Stat::DescAccepted);
       ++st_.metrics.live;

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <vector>
 
 #include "ref_model/qos/axi_slave_model.hpp"
@@ -28,9 +29,13 @@ class CpuPortModel {
 
   // AR handshakes: values are sampled from the state at the start of the cycle.
   void reads(uint64_t c);
-  // AW and W handshakes: descriptor lines, transfers going live (their enqueue by the AXI
-  // slave is expected in this cycle), B responses.
+  // AW and W handshakes: descriptor lines, transfers going live, B responses. A transfer
+  // made live is enqueued from the AXI slave's register (design.md section 3): requested from
+  // the next cycle on, granted in a cycle no higher source (the Message Handler, the
+  // segmenter) enqueues, and no beat makes another transfer live while it waits.
   void writes(uint64_t c);
+  // True while a transfer made live waits for its enqueue.
+  bool enq_pending() const { return enq_pend_.has_value(); }
   // Read clears, then this cycle's finishes (EngineState::finishes); compares every status
   // change with the DUT's.
   void apply_status(uint64_t c);
@@ -60,6 +65,7 @@ class CpuPortModel {
   std::vector<StIn> model_changes_;  // every status change the model made this cycle
   std::vector<ReadClear> read_clears_;
   LiveHook live_hook_;
+  std::optional<Enq> enq_pend_;  // the AXI slave's enqueue register
 };
 
 }  // namespace ni

@@ -135,8 +135,9 @@ void EngineModel::end_cycle(uint64_t c) {
 }
 
 bool EngineModel::quiescent() const {
-  return seg_.idle() && mh_.idle() && st_.fin_fifo.empty() && st_.rq.empty() && sb_.idle() &&
-         st_.metrics.live_now == 0 && sched_.empty() && rd_.quiescent() && rd_.busy_channels() == 0;
+  return seg_.idle() && mh_.idle() && !cpu_.enq_pending() && st_.fin_fifo.empty() &&
+         st_.rq.empty() && sb_.idle() && st_.metrics.live_now == 0 && sched_.empty() &&
+         rd_.quiescent() && rd_.busy_channels() == 0;
 }
 
 std::vector<std::string> EngineModel::final_check(uint64_t cycle) {

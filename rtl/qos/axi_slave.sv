@@ -3,8 +3,8 @@
 //
 // Writes: descriptor words are accumulated per accumulator set into Transfer Table lines; a
 // line is judged in the cycle of the beat that completes it. An accepted line is written to
-// the Transfer Table, and the line that makes a transfer live also sets its status BUSY and
-// enqueues it, all in that cycle. Reads: status (single / 32 channels, clear on read),
+// the Transfer Table, and the line that makes a transfer live also sets its status BUSY in
+// that cycle and requests its enqueue from a register in the next. Reads: status (single / 32 channels, clear on read),
 // statistics counters, control registers.
 `default_nettype none
 `include "ni_assert.svh"
@@ -359,17 +359,46 @@ module axi_slave
 
   assign beat_bad = pre_bad || interleave || reg_bad || (complete && line_reject);
 
-  // The beat can be consumed unless its response has no room or its enqueue is not granted.
-  logic beat_can_go;
+  // The enqueue of a transfer made live is registered (`enq_*_q`) and requested from the
+  // cycle after its beat until it is granted (docs/design.md section 3): the line's checks
+  // end in that register, not in the scheduling queues' grant and heads. A beat that
+  // completes a line waits while the register still holds a transfer (whether the line would
+  // be accepted is not looked at: WREADY stays off the checks); the beat can be consumed
+  // otherwise unless its response has no room. A line takes two 16-byte beats, so a
+  // transfer goes live every other cycle at most from one accumulator set and the register
+  // has emptied by then whenever its enqueue was granted at once. The queue and node are
+  // loaded every cycle the register is empty (they matter only once it is set).
+  logic  beat_can_go;
+  logic  enq_q;
+  qid_t  enq_qid_q;
+  xfer_t enq_node_q;
   assign beat_can_go    = have_txn && !(beat_last && b_full);
-  assign enq_valid_o    = s_axi_wvalid_i && beat_can_go && go_live;
-  assign s_axi_wready_o = beat_can_go && (!go_live || enq_ready_i);
+  assign s_axi_wready_o = beat_can_go && !(complete && enq_q);
   assign w_hs           = s_axi_wvalid_i && s_axi_wready_o;
 
   xfer_t live_node;
-  assign live_node  = is_line1 ? {beat_page, beat_ch[ChW-1:1], 1'b0} : {beat_page, beat_ch};
-  assign enq_node_o = live_node;
-  assign enq_qid_o  = is_line1 ? pend_qid_q[set] : new_qid;
+  assign live_node   = is_line1 ? {beat_page, beat_ch[ChW-1:1], 1'b0} : {beat_page, beat_ch};
+  assign enq_valid_o = enq_q;
+  assign enq_qid_o   = enq_qid_q;
+  assign enq_node_o  = enq_node_q;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      enq_q      <= 1'b0;
+      enq_qid_q  <= '0;
+      enq_node_q <= '0;
+    end else begin
+      if (w_hs && go_live) begin
+        enq_q <= 1'b1;
+      end else if (enq_ready_i) begin
+        enq_q <= 1'b0;
+      end
+      if (!enq_q) begin
+        enq_qid_q  <= is_line1 ? pend_qid_q[set] : new_qid;
+        enq_node_q <= live_node;
+      end
+    end
+  end
 
   assign tt_we_o         = w_hs && line_accept;
   assign tt_line_o       = {beat_page, beat_ch};
@@ -618,7 +647,8 @@ module axi_slave
                      {s_axi_rid_o, s_axi_rdata_o, s_axi_rresp_o, s_axi_rlast_o})
   `NI_ASSERT(NoReadyBeforeInit, !init_done_i -> !s_axi_awready_o && !s_axi_wready_o &&
                                               !s_axi_arready_o)
-  `NI_ASSERT(EnqOnlyWithBeat, enq_valid_o -> s_axi_wvalid_i && have_txn)
+  `NI_ASSERT_VALID_HELD(EnqHeld, enq_valid_o, enq_ready_i, {enq_qid_o, enq_node_o})
+  `NI_ASSERT(NoLiveOverPendingEnq, w_hs && go_live -> !enq_q)
   `NI_ASSERT(LiveNodeIsWriteChannel, set_busy_o -> !live_node[6])
 
 `ifndef SYNTHESIS

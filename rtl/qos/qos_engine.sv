@@ -276,40 +276,30 @@ module qos_engine
   // AXI slave's descriptor lines, and the read-channel allocator's in cycles it leaves free.
   // The AXI slave's line is written a cycle after the beat that completes it, from a register
   // (`axw_*`): the beat's decision (which ends late in the cycle) then drives only that
-  // register, and the allocator waits on the register, not on the decision. A read of the
-  // line's row in that cycle (the segmenter dequeuing the transfer the line made live, a
-  // cycle after its enqueue, as before) takes the line from the register (`ttf_*`), so the
-  // segmenter sees what it saw with the line written at once.
+  // register, and the allocator waits on the register, not on the decision. The transfer the
+  // line makes live is enqueued in that same cycle at the earliest (the AXI slave's enqueue
+  // is registered too), so the segmenter reads its row a cycle after the line is written at
+  // the earliest (`TtReadCurrent`).
   logic          tt_we, axi_tt_we, rd_tt_we;
   xfer_t         tt_line, axi_tt_line, rd_tt_line;
   line_t         tt_wdata, axi_tt_wdata, rd_tt_wdata;
   logic          tt_re;
   logic [XferW-2:0] tt_row;
-  line_t         tt_even, tt_odd, tt_even_ram, tt_odd_ram;
+  line_t         tt_even, tt_odd;
   logic          axw_q;       // the AXI slave's line accepted last cycle, written now
   xfer_t         axw_line_q;
   line_t         axw_data_q;
-  logic          ttf_even_q, ttf_odd_q;  // the last read met that write (even / odd bank)
-  line_t         ttf_data_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       axw_q      <= 1'b0;
       axw_line_q <= '0;
       axw_data_q <= '0;
-      ttf_even_q <= 1'b0;
-      ttf_odd_q  <= 1'b0;
-      ttf_data_q <= '0;
     end else begin
       axw_q <= axi_tt_we;
       if (axi_tt_we) begin
         axw_line_q <= axi_tt_line;
         axw_data_q <= axi_tt_wdata;
-      end
-      if (tt_re) begin  // (the banks hold their output while not read; so does this)
-        ttf_even_q <= axw_q && !axw_line_q[0] && axw_line_q[XferW-1:1] == tt_row;
-        ttf_odd_q  <= axw_q && axw_line_q[0] && axw_line_q[XferW-1:1] == tt_row;
-        ttf_data_q <= axw_data_q;
       end
     end
   end
@@ -317,8 +307,6 @@ module qos_engine
   assign tt_we    = axw_q || rd_tt_we;
   assign tt_line  = axw_q ? axw_line_q : rd_tt_line;
   assign tt_wdata = axw_q ? axw_data_q : rd_tt_wdata;
-  assign tt_even  = ttf_even_q ? ttf_data_q : tt_even_ram;
-  assign tt_odd   = ttf_odd_q ? ttf_data_q : tt_odd_ram;
 
   dp_ram #(
     .Depth(NumXfers / 2),
@@ -330,7 +318,7 @@ module qos_engine
     .wdata_i(tt_wdata),
     .re_i   (tt_re),
     .raddr_i(tt_row),
-    .rdata_o(tt_even_ram)
+    .rdata_o(tt_even)
   );
 
   dp_ram #(
@@ -343,7 +331,7 @@ module qos_engine
     .wdata_i(tt_wdata),
     .re_i   (tt_re),
     .raddr_i(tt_row),
-    .rdata_o(tt_odd_ram)
+    .rdata_o(tt_odd)
   );
 
   // The read channels' notification address and tag (ICD 16), read with the Transfer Table
@@ -991,15 +979,22 @@ module qos_engine
   // register leaves the port free.
   `NI_ASSERT(TtPortShared, !(axw_q && rd_tt_we))
 `ifndef SYNTHESIS
-  // What the segmenter reads from the Transfer Table (the banks, or the AXI slave's line
-  // register when the read met its write) is what a table written in the beat's own cycle
-  // would give (a shadow of it, read first as the banks are). The comparison is registered
-  // and the register asserted, as in recv_ctx_table (no per-evaluation copy of the shadow).
+  // What the segmenter reads from the Transfer Table is what a table written in the beat's
+  // own cycle would give (a shadow of it, read first as the banks are): the line of the node
+  // it reads always, and the other line of the row unless the AXI slave's register writes that
+  // line in the cycle of the read (a short transfer's neighbour channel taking a descriptor:
+  // the segmenter uses the other line only for a long transfer, whose two lines are written
+  // before it goes live). The comparison is registered and the register asserted, as in
+  // recv_ctx_table (no per-evaluation copy of the shadow).
   line_t               tt_shadow_q [NumXfers];
   logic [NumXfers-1:0] tt_written_q;  // (lines never written are not compared)
   line_t               tt_shadow_even_q, tt_shadow_odd_q;
   logic                tt_cmp_even_q, tt_cmp_odd_q;
   logic                tt_read_current_q;
+  logic                tt_rd_par;     // the read node's line: even (0) or odd (1)
+  logic                tt_other_now;  // the row's other line is written in the read's cycle
+  assign tt_rd_par    = rq_valid ? rq_head.e.xfer[0] : deq_node[0];
+  assign tt_other_now = axw_q && axw_line_q[XferW-1:1] == tt_row && axw_line_q[0] != tt_rd_par;
   always_ff @(posedge clk_i) begin
     if (axi_tt_we) tt_shadow_q[axi_tt_line] <= axi_tt_wdata;
     if (rd_tt_we)  tt_shadow_q[rd_tt_line]  <= rd_tt_wdata;
@@ -1018,8 +1013,8 @@ module qos_engine
       if (axi_tt_we) tt_written_q[axi_tt_line] <= 1'b1;
       if (rd_tt_we)  tt_written_q[rd_tt_line]  <= 1'b1;
       if (tt_re) begin
-        tt_cmp_even_q <= tt_written_q[{tt_row, 1'b0}];
-        tt_cmp_odd_q  <= tt_written_q[{tt_row, 1'b1}];
+        tt_cmp_even_q <= tt_written_q[{tt_row, 1'b0}] && !(tt_other_now && tt_rd_par);
+        tt_cmp_odd_q  <= tt_written_q[{tt_row, 1'b1}] && !(tt_other_now && !tt_rd_par);
       end
       tt_read_current_q <= (!tt_cmp_even_q || tt_even == tt_shadow_even_q) &&
                            (!tt_cmp_odd_q || tt_odd == tt_shadow_odd_q);
