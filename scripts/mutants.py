@@ -118,6 +118,11 @@ MUTANTS = [
     ("interleave-unchecked", "rtl/qos/axi_slave.sv",
      "(acc_page_q[set] != beat_page || acc_ch_q[set] != beat_ch);", "(acc_page_q[set] != beat_page);",
      "a write to another channel of the same page does not count as interleaving"),
+    ("pkt-stage-uncounted", "rtl/qos/pkt_queue.sv",
+     "assign full_o = (32'(count) + 32'(stg_q)) >= Depth;",
+     "assign full_o = 32'(count) >= Depth;",
+     "the packet queue's full flag leaves out the packet in its stage (the queue takes one "
+     "packet more than it holds)"),
     ("crc-no-final-xor", "rtl/common/ni_pkg.sv",
      "& c);\n    return ~r;", "& c);\n    return r;",
      "CRC-32 without the final XOR"),

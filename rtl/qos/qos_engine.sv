@@ -682,7 +682,7 @@ module qos_engine
   logic      fin_push, fin_full, fin_empty, fin_pop;
   fin_t      fin_in, fin_head;
   logic [1:0] unused_fin_count;
-  logic      pkt_we, pkt_offer, pkt_full;
+  logic      pkt_we, pkt_full;
   pkt_body_t pkt_body;
   blk_desc_t blk_desc;
   logic      trc_s2_fire, trc_s2_hold, trc_retx_pop, trc_s2_retx;
@@ -756,7 +756,6 @@ module qos_engine
     .fin_full_i      (fin_full),
     .axi_starving_i  (axi_starving),
     .pkt_we_o        (pkt_we),
-    .pkt_offer_o     (pkt_offer),
     .pkt_body_o      (pkt_body),
     .pkt_full_i      (pkt_full),
     .blk_valid_o     (blk_valid_o),
@@ -797,7 +796,6 @@ module qos_engine
     .clk_i      (clk_i),
     .rst_ni     (rst_ni),
     .wr_i       (pkt_we),
-    .wr_offer_i (pkt_offer),
     .wr_body_i  (pkt_body),
     .full_o     (pkt_full),
     .pkt_valid_o(pkt_valid_o),

@@ -104,8 +104,6 @@ module transfer_segmenter
   input  logic                 axi_starving_i,
   // packet queue
   output logic                 pkt_we_o,
-  output logic                 pkt_offer_o,  // a packet may be written this cycle (pkt_we_o's
-                                             // superset from stage 2's registers and line)
   output pkt_body_t            pkt_body_o,
   input  logic                 pkt_full_i,
   // block descriptor port (Transaction Table write)
@@ -573,9 +571,6 @@ module transfer_segmenter
     end
   end
   assign pkt_we_o      = s2_fire && need_pkt;
-  // Every packet stage 2 writes is its control packet, an inline packet or read request, or
-  // the control packet made with (or repeated for) a notifying transfer's last block.
-  assign pkt_offer_o   = s2_valid_q && (is_ctrl || k_inline || k_read || (mem_notify && is_last));
   assign stat_inline_o = s2_fire && act_issue && k_inline;
   // Counters 2-4 count first emissions; a re-issue (with its repeated control packet) counts
   // in counter 8.
@@ -758,6 +753,9 @@ module transfer_segmenter
   // Assertions
   // =======================================================================================
   `NI_ASSERT_VALID_HELD(BlkHeld, blk_valid_o, blk_ready_i, {blk_tid_o, blk_desc_o})
+  // Every packet stage 2 writes is its control packet, an inline packet or read request, or
+  // the control packet made with (or repeated for) a notifying transfer's last block.
+  `NI_ASSERT(PktKindKnown, pkt_we_o -> is_ctrl || k_inline || k_read || (mem_notify && is_last))
   `NI_ASSERT(FirstIssues, s2_valid_q && s2_first_q -> act_issue)
   `NI_ASSERT(MdOwnCurrent, s2_valid_q && !s2_retx_q ->
              {md_own.issued, md_own.fid, md_own.res_base, md_own.err_base, md_own.iss_tog} ==

@@ -42,8 +42,9 @@ TEST_CASE("completion: control packet of a 1-block transfer leaves right behind 
   REQUIRE(c.size() == 1);
   check_ctrl_packet(c[0], d, 512, 0, 1);
   // Stage 2 writes block (stage-3 bypass) and control packet in one cycle (design.md 6); the
-  // packet queue is registered: the packet leaves one cycle after the block.
-  CHECK(c[0].cycle == b.cycle + 1);
+  // packet enters the packet queue's stage, then its FIFO: it leaves two cycles after the
+  // block (design.md 10).
+  CHECK(c[0].cycle == b.cycle + 2);
   env.run(20);
   CHECK(env.tb.status(d.wch()) == kBusy);  // the ACK is still missing
   env.ack(b);

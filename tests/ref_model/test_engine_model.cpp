@@ -24,9 +24,9 @@ struct Cycle {
 
 // An 8-byte inline transfer on page 0 channel 0, written as one 2-beat 128-bit burst with W
 // in the cycle of AW (cycle 0): live in cycle 1, enqueued from the AXI slave's register in
-// cycle 2 (TID-only queue 1), dequeued in cycle 3, packet written by stage 2 in cycle 4 and
-// out of the port in cycle 5 (TID 0, seq 0), B in cycle 2, ACK handshake in cycle 10, DONE at
-// the edge of cycle 12.
+// cycle 2 (TID-only queue 1), dequeued in cycle 3, packet written by stage 2 in cycle 4,
+// through the packet queue's stage in cycle 5 and out of the port in cycle 6 (TID 0, seq 0),
+// B in cycle 2, ACK handshake in cycle 10, DONE at the edge of cycle 12.
 struct InlineRun {
   Descriptor d;
   std::vector<uint64_t> w;
@@ -58,7 +58,7 @@ struct Rsp {
 // The event stream of InlineRun for cycles 0..15: `rsps` are the response handshakes (the
 // real ACK of TID 0 seq 0 at cycle 10 by default), `done_at` the cycle the DONE status change
 // is reported, `tweak(cycle, taps, send_pkt)` may change a cycle's taps and whether the packet
-// leaves in cycle 5, `pkt` replaces the packet. Stops at the first failure.
+// leaves in cycle 6, `pkt` replaces the packet. Stops at the first failure.
 std::unique_ptr<EngineModel> run_inline(
     const std::function<void(uint64_t, CycleTaps&, bool&)>& tweak = nullptr,
     const Bits512* pkt = nullptr, const std::vector<Rsp>& rsps = {{10, 0, 0}},
@@ -67,7 +67,7 @@ std::unique_ptr<EngineModel> run_inline(
   auto m = std::make_unique<EngineModel>();
   for (uint64_t c = 0; c < 16 && !m->failed(); ++c) {
     CycleTaps t = idle_taps();
-    bool send_pkt = c == 5;
+    bool send_pkt = c == 6;
     if (c == 2) {
       t.axi_enq_req = true;
       t.enq = true;
@@ -85,7 +85,7 @@ std::unique_ptr<EngineModel> run_inline(
       t.s2_fire = true;
       t.s2_node = 0;
     }
-    if (c == 5) t.pkt_valid = true;
+    if (c == 6) t.pkt_valid = true;
     for (const Rsp& x : rsps) {
       if (x.cycle == c) t.rsp_valid = t.rsp_ready = true;
     }
@@ -258,7 +258,7 @@ TEST_CASE("engine model rejects a packet with the wrong TID or payload", "[engin
   const Bits512 bad_tid = r.packet(1, 0);
   auto m = run_inline(nullptr, &bad_tid);
   REQUIRE(m->failed());
-  CHECK(m->failure().cycle == 5);
+  CHECK(m->failure().cycle == 6);
   CHECK(m->failure().what.find("packet mismatch") != std::string::npos);
   CHECK(m->failure().detail.find("tid") != std::string::npos);
 
@@ -320,7 +320,7 @@ TEST_CASE("engine model rejects scheduling the RTL did not do as the rules say",
         t.s2_fire = false;
         t.s2_hold = true;
       }
-      if (c == 5) pkt = false;
+      if (c == 6) pkt = false;
     });
     REQUIRE(m->failed());
     CHECK(m->failure().cycle == 4);
