@@ -4,8 +4,8 @@
 // Writes: descriptor words are accumulated per accumulator set into Transfer Table lines; a
 // line is judged in the cycle of the beat that completes it. An accepted line is written to
 // the Transfer Table, and the line that makes a transfer live also sets its status BUSY in
-// that cycle and requests its enqueue from a register in the next. Reads: status (single / 32 channels, clear on read),
-// statistics counters, control registers.
+// that cycle and requests its enqueue from a register in the next. Reads: status (single /
+// 32 channels, clear on read), statistics counters, control registers.
 `default_nettype none
 `include "ni_assert.svh"
 
