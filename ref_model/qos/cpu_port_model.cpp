@@ -64,12 +64,13 @@ void CpuPortModel::reads(uint64_t c) {
 void CpuPortModel::writes(uint64_t c) {
   // The register's request, as it stood at the start of the cycle: granted when neither the
   // Message Handler nor the segmenter enqueues in this cycle (they were seen before this).
-  const bool pend_at_start = enq_pend_.has_value();
+  const std::optional<Enq> held = enq_pend_;
+  const bool pend_at_start = held.has_value();
   if (st_.taps.axi_enq_req != pend_at_start) {
     st_.fail(c, std::string("AXI slave ") + (st_.taps.axi_enq_req
                                                  ? "requests an enqueue, none expected"
                                                  : "requests no enqueue, one expected (transfer " +
-                                                       std::to_string(enq_pend_->xfer) + ")"));
+                                                       std::to_string(held->xfer) + ")"));
     return;
   }
   if (enq_pend_ && st_.exp_enq.empty()) {
@@ -99,7 +100,7 @@ void CpuPortModel::writes(uint64_t c) {
         st_.fail(c,
                  "transfer " + std::to_string(x) +
                      " went live while the AXI slave's enqueue register still held transfer " +
-                     std::to_string(enq_pend_ ? enq_pend_->xfer : st_.exp_enq.back().xfer),
+                     std::to_string(held->xfer),
                  "", int(x));
       }
       enq_pend_ = Enq{2, queue_index(X.d.kind, X.d.prio, false, st_.cfg.intra_prios), x};
