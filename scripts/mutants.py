@@ -199,10 +199,20 @@ MUTANTS = [
      "assign ackmd_wdata_o.res_tog  = ack_cur.res_tog | 16'd0 &",
      "a resolve does not free its TID slot in the transfer's toggles"),
     ("seg-md-forward-lost", "rtl/qos/transfer_segmenter.sv",
-     "assign md       = (s2_mdnew_q && segw_we_q && segw_waddr_q == s2_node_q) ? segw_wdata_q :",
-     "assign md       = (1'b0 && s2_mdnew_q && segw_we_q && segw_waddr_q == s2_node_q) ? segw_wdata_q :",
+     "(segw_we_q && segw_waddr_q == s2_node_q) ? segw_wdata_q : segmd_rdata_i;",
+     "(1'b0 && segw_we_q && segw_waddr_q == s2_node_q) ? segw_wdata_q : segmd_rdata_i;",
      "stage 2's metadata write of the previous cycle not forwarded (a re-issue right after its "
      "transfer's own visit writes back what the RAM held before)"),
+    ("seg-skid-ack-stale", "rtl/qos/transfer_segmenter.sv",
+     "    if (mh_ackmd_we_i && mh_ackmd_waddr_i == sk_node_q) sk_ack_eff = mh_ackmd_wdata_i;\n",
+     "",
+     "a node waiting in stage 1's skid misses the handler's ACK-metadata writes (its resolves, "
+     "errors and freed TID slots as they were at its dequeue)"),
+    ("seg-s2-words-from-ram", "rtl/qos/transfer_segmenter.sv",
+     "assign line0    = !s2_mdnew_q ? s2_line0_q : s2_node_q[0] ? tt_odd_i : tt_even_i;",
+     "assign line0    = s2_node_q[0] ? tt_odd_i : tt_even_i;",
+     "stage 2, holding, reads its descriptor from the Transfer Table's output, which stage 1's "
+     "read for the skid has replaced"),
     ("ack-forward-lost", "rtl/qos/msg_handler.sv",
      "assign ack_fwd  = ackp_we_q && ackf_q;", "assign ack_fwd  = ackp_we_q && ackf_q && 1'b0;",
      "M2 reads a transfer's ACK metadata without the resolve of the cycle before (the select "

@@ -85,15 +85,16 @@ void EngineModel::end_cycle(uint64_t c) {
                       std::to_string(st_.axi_wait) + " refused enqueue requests in a row");
     }
     cpu_.reads(c);
-    // Stage 1 takes the oldest re-issue request ahead of the queues.
-    const bool s2_free = seg_.idle() || t.s2_fire;
-    const bool retx_pop = s2_free && !st_.rq.empty();
+    // Stage 1 takes the oldest re-issue request ahead of the queues, whenever its skid is
+    // empty.
+    const bool s1_free = !seg_.skid_full();
+    const bool retx_pop = s1_free && !st_.rq.empty();
     if (t.retx_pop != retx_pop) {
       st_.fail(c, std::string("stage 1 ") + (t.retx_pop ? "took" : "did not take") +
                       " a re-issue request; model: " + std::to_string(st_.rq.size()) +
-                      " waiting, stage 2 " + (s2_free ? "free" : "busy"));
+                      " waiting, the skid " + (s1_free ? "empty" : "full"));
     }
-    sched_.check_dequeue(c, s2_free && !retx_pop, seg_.held());
+    sched_.check_dequeue(c, s1_free && !retx_pop, seg_.held());
     mh_.m2(c);
     mh_.m1(c);
     mh_.m0(c);

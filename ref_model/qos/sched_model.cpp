@@ -68,7 +68,7 @@ std::string SchedModel::describe(const std::optional<Held>& held) const {
   return os.str();
 }
 
-void SchedModel::check_dequeue(uint64_t c, bool s2_free, const std::optional<Held>& held) {
+void SchedModel::check_dequeue(uint64_t c, bool s1_free, const std::optional<Held>& held) {
   const CycleTaps& t = st_.taps;
   const unsigned L = st_.cfg.intra_prios;
   int pick = -1;
@@ -78,7 +78,7 @@ void SchedModel::check_dequeue(uint64_t c, bool s2_free, const std::optional<Hel
       break;
     }
   }
-  if (s2_free && pick >= 0) {
+  if (s1_free && pick >= 0) {
     const Entry& e = queues_[unsigned(pick)].front();
     if (!t.deq) {
       st_.fail(c, "segmenter idle although queue " + queue_name(unsigned(pick), L) + " is eligible",
@@ -95,7 +95,7 @@ void SchedModel::check_dequeue(uint64_t c, bool s2_free, const std::optional<Hel
     st_.fail(c,
              "dequeue of transfer " + std::to_string(t.deq_node) + " from queue " +
                  std::to_string(t.deq_qid) +
-                 (s2_free ? " although no queue is eligible" : " while stage 2 is busy"),
+                 (s1_free ? " although no queue is eligible" : " while the skid is full"),
              describe(held), int(t.deq_node));
   }
 }

@@ -30,8 +30,9 @@ class SchedModel {
 
   // Queue q holds something and its IDs are available (stage 2 holding `held`).
   bool eligible(unsigned q, const std::optional<Held>& held) const;
-  // Stage 1: the DUT's dequeue against the queues at the start of the cycle.
-  void check_dequeue(uint64_t c, bool s2_free, const std::optional<Held>& held);
+  // Stage 1: the DUT's dequeue against the queues at the start of the cycle (`s1_free`: its
+  // skid is empty and no re-issue request goes first).
+  void check_dequeue(uint64_t c, bool s1_free, const std::optional<Held>& held);
   // The granted enqueue against those expected this cycle (EngineState::exp_enq).
   void check_enqueue(uint64_t c, const std::optional<Held>& held);
   // Applies this cycle's dequeue and enqueues; returns the dequeued node.

@@ -14,8 +14,18 @@ std::optional<SchedModel::Held> SegmenterModel::held() const {
   return SchedModel::Held{s2_->xfer, s2_->qid};
 }
 
+// What stage 1 takes enters stage 2 when stage 2 is free at the end of the cycle (empty, or it
+// fired), else the skid (empty whenever stage 1 takes something).
+void SegmenterModel::enter(const Slot& s) {
+  if (!s2_) {
+    s2_ = s;
+  } else {
+    sk_ = s;
+  }
+}
+
 void SegmenterModel::load(const SchedModel::Entry& e, unsigned qid) {
-  s2_ = Slot{e.xfer, e.first, qid};
+  enter(Slot{e.xfer, e.first, qid});
   st_.xf[e.xfer].where = Where::InS2;
 }
 
@@ -25,7 +35,7 @@ void SegmenterModel::load_retx(const RetxReq& r) {
   Slot s{r.e.xfer, false, 0};
   s.retx = true;
   s.rq = r;
-  s2_ = s;
+  enter(s);
 }
 
 std::optional<unsigned> SegmenterModel::retx_now(unsigned tid) const {
@@ -149,6 +159,15 @@ void SegmenterModel::check_hold(uint64_t c) {
 }
 
 void SegmenterModel::fire(uint64_t c) {
+  fire_s2(c);
+  // The skid's node enters the stage that has just become free.
+  if (!s2_ && sk_) {
+    s2_ = sk_;
+    sk_.reset();
+  }
+}
+
+void SegmenterModel::fire_s2(uint64_t c) {
   const CycleTaps& t = st_.taps;
   if (!s2_ || s2_->xfer != t.s2_node) {
     st_.fail(c, "stage 2 fires transfer " + std::to_string(t.s2_node) + ", model holds " +

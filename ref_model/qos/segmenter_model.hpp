@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// Segmenter stage 2 (docs/design.md section 6): the node dequeued by stage 1 is decided in
-// one cycle: issue a block or an inline packet (TID, seq, Pending Transactions Table entry),
+// Segmenter stage 2 (docs/design.md section 6): the node dequeued by stage 1 (straight, or
+// through the skid it waits in while stage 2 holds) is decided in one cycle: issue a block or an inline packet (TID, seq, Pending Transactions Table entry),
 // make a control packet, re-enqueue, park, or finish; or it holds for a stall. The DUT says
 // when stage 2 fires or holds (trace port); the model decides what it must do, checks that
 // a hold has a reason and that a firing has none, and predicts its outputs.
@@ -19,7 +19,8 @@ class SegmenterModel {
  public:
   SegmenterModel(EngineState& st, EngineScoreboard& sb) : st_(st), sb_(sb) {}
 
-  // The node stage 2 holds, with the queue it came from.
+  // The node stage 2 holds, with the queue it came from (its ID reservation: nothing is
+  // dequeued while the skid holds a node, so the skid's node reserves nothing).
   std::optional<SchedModel::Held> held() const;
   // Stage 1 dequeued `e` from queue `qid`.
   void load(const SchedModel::Entry& e, unsigned qid);
@@ -30,7 +31,9 @@ class SegmenterModel {
   // The DUT's stage 2 fired / held this cycle.
   void fire(uint64_t c);
   void check_hold(uint64_t c);
-  bool idle() const { return !s2_; }
+  bool idle() const { return !s2_ && !sk_; }
+  // Stage 1 takes a re-issue request or dequeues only while the skid is empty.
+  bool skid_full() const { return sk_.has_value(); }
 
  private:
   // What stage 2 must do with its node: one plan for a firing and for a hold's reasons.
@@ -51,6 +54,7 @@ class SegmenterModel {
   };
   Plan plan() const;
   Stalls stalls(const Plan& p) const;
+  void fire_s2(uint64_t c);
   void observe_fire(uint64_t c, const Plan& p) const;
   void apply(uint64_t c, const Plan& p);
   void apply_retx(uint64_t c, const Plan& p);
@@ -64,7 +68,10 @@ class SegmenterModel {
   };
   EngineState& st_;
   EngineScoreboard& sb_;
+  void enter(const Slot& s);
   std::optional<Slot> s2_;
+  // What stage 1 took while stage 2 held (design.md section 6, stage 1).
+  std::optional<Slot> sk_;
 };
 
 }  // namespace ni

@@ -3,7 +3,9 @@
 //
 // Stage 1 picks the highest-priority eligible scheduling queue, dequeues its head and reads
 // the transfer's descriptor (both Transfer Table banks), its segmenter metadata and the
-// segmenter's copy of its ACK metadata.
+// segmenter's copy of its ACK metadata. It dequeues whenever its one-entry skid is empty (a
+// register), not when stage 2 fires: a node dequeued while stage 2 holds waits in the skid,
+// its ACK metadata kept current there, and enters stage 2 when stage 2 fires.
 // Stage 2 decides: issue the next block (or the inline packet), make a control packet,
 // re-enqueue, park, or finish. First blocks leave from stage 2 directly (stage-3 bypass).
 // Stage 3 computes the addresses of blocks k >= 1 and holds a block while `blk_ready_i` is
@@ -141,14 +143,32 @@ module transfer_segmenter
   xfer_t   s2_node_q;
   logic    s2_first_q;
   qid_t    s2_qid_q;
-  logic    s2_new_q;    // first cycle in stage 2: RAM outputs are fresh
+  logic    s2_acknew_q; // first cycle of a dequeued node, straight from stage 1: the ACK-
+                        // metadata RAM's output is its own
   ack_md_t s2_ack_q;    // ACK metadata, kept current while stage 2 holds
   logic    s2_fire;
   logic    s2_retx_q;   // stage 2 holds a re-issue request
   rq_t     s2_rq_q;
   logic    s2_rnew_q;   // first cycle of the request in stage 2
   logic    s2_rok_q;    // its seq still names the entry
-  logic    s2_mdnew_q;  // first cycle of any node in stage 2: metadata RAM output fresh
+  logic    s2_mdnew_q;  // first cycle of any node in stage 2: the Transfer Table's, the
+                        // metadata's and the seq copy's RAM outputs are its own
+  line_t   s2_line0_q;  // stage 2's words after its first cycle (stage 1 may read the RAMs
+  logic [127:0] s2_w45_q; // for the skid meanwhile)
+  seg_md_t s2_md_q;
+
+  // The skid: one node (or re-issue request) dequeued while stage 2 held. Its Transfer Table,
+  // metadata and seq-copy words stay in the RAMs' outputs (stage 1 reads nothing while the skid
+  // is full); its ACK metadata is kept current with the handler's writes, as stage 2's is.
+  logic    sk_valid_q;
+  xfer_t   sk_node_q;
+  logic    sk_first_q;
+  qid_t    sk_qid_q;
+  logic    sk_retx_q;
+  rq_t     sk_rq_q;
+  logic    sk_new_q;    // first cycle of a dequeued node in the skid: the ACK RAM's output
+  ack_md_t sk_ack_q;
+  logic    s2_take;     // stage 2 is free at the end of the cycle (empty, or fires)
 
   // The handler's ACK-metadata write of the previous cycle (the RAM read in stage 1 did not
   // see it).
@@ -189,13 +209,15 @@ module transfer_segmenter
     end
   end
 
-  // A re-issue request goes first; stage 1 then does not dequeue.
+  // A re-issue request goes first; stage 1 then does not dequeue. Either needs the skid empty
+  // (a register: stage 2's decision does not reach the queues, the re-issue FIFO or the RAMs'
+  // reads). The ID reservations above are stage 2's: while the skid is full nothing dequeues.
   logic  retx_pop;
   xfer_t s1_node;
 
-  assign retx_pop      = rq_valid_i && (!s2_valid_q || s2_fire);
+  assign retx_pop      = rq_valid_i && !sk_valid_q;
   assign rq_pop_o      = retx_pop;
-  assign deq_o         = any_eligible && (!s2_valid_q || s2_fire) && !rq_valid_i;
+  assign deq_o         = any_eligible && !sk_valid_q && !rq_valid_i;
   assign deq_qid_o     = pick;
   assign s1_node       = rq_valid_i ? rq_i.e.xfer : deq_node_i;
   assign tt_re_o       = deq_o || retx_pop;
@@ -211,16 +233,26 @@ module transfer_segmenter
   // =======================================================================================
   // Stage 2: decode
   // =======================================================================================
-  ack_md_t ack_base, ack_eff;
+  ack_md_t ack_base, ack_eff, sk_ack_eff;
 
   always_comb begin
     ack_base = s2_ack_q;
-    if (s2_new_q) begin
+    if (s2_acknew_q) begin
       ack_base = ackmd_rdata_i;
       if (mhp_we_q && mhp_waddr_q == s2_node_q) ack_base = mhp_wdata_q;
     end
     ack_eff = ack_base;
     if (mh_ackmd_we_i && mh_ackmd_waddr_i == s2_node_q) ack_eff = mh_ackmd_wdata_i;
+  end
+
+  // The skid's node's ACK metadata, kept current the same way.
+  always_comb begin
+    sk_ack_eff = sk_ack_q;
+    if (sk_new_q) begin
+      sk_ack_eff = ackmd_rdata_i;
+      if (mhp_we_q && mhp_waddr_q == sk_node_q) sk_ack_eff = mhp_wdata_q;
+    end
+    if (mh_ackmd_we_i && mh_ackmd_waddr_i == sk_node_q) sk_ack_eff = mh_ackmd_wdata_i;
   end
 
   line_t       line0, line1;
@@ -236,10 +268,13 @@ module transfer_segmenter
   qid_t        own_qid;
   logic [PageW-1:0] page;
 
-  assign line0    = s2_node_q[0] ? tt_odd_i : tt_even_i;
+  // In its first cycle stage 2 reads its words from the RAMs' outputs, afterwards from its
+  // copies (the RAMs may have been read for the skid meanwhile).
+  assign line0    = !s2_mdnew_q ? s2_line0_q : s2_node_q[0] ? tt_odd_i : tt_even_i;
   // A long descriptor's line 1 is the odd line of its row; a read channel's transfer (written
   // by the read-channel allocator, ICD 16) keeps its notification beside the table.
-  assign line1    = s2_node_q[6] ? {128'd0, rdn_i} : tt_odd_i;
+  assign line1    = !s2_mdnew_q ? {128'd0, s2_w45_q} :
+                    s2_node_q[6] ? {128'd0, rdn_i} : tt_odd_i;
   assign w0       = line0[63:0];
   assign w1       = line0[127:64];
   assign w2       = line0[191:128];
@@ -264,9 +299,9 @@ module transfer_segmenter
   seg_md_t segw_wdata_q;
   seg_md_t md_own;
 
-  assign md       = (s2_mdnew_q && segw_we_q && segw_waddr_q == s2_node_q) ? segw_wdata_q :
-                                                                             segmd_rdata_i;
-  assign md_own   = segmd_rdata_i;
+  assign md       = !s2_mdnew_q ? s2_md_q :
+                    (segw_we_q && segw_waddr_q == s2_node_q) ? segw_wdata_q : segmd_rdata_i;
+  assign md_own   = s2_mdnew_q ? segmd_rdata_i : s2_md_q;
   logic unused_md_own;  // (an own visit's last_* and ctrl_sent come from `md`)
   assign unused_md_own = ^{md_own.last_tid, md_own.last_seq, md_own.ctrl_sent};
   assign page     = s2_node_q[XferW-1:ChW];
@@ -675,11 +710,18 @@ module transfer_segmenter
   // =======================================================================================
   // Stage 2 registers
   // =======================================================================================
-  // What enters stage 2: a re-issue request, else a dequeued node; it empties when it fires.
+  // What enters a free stage 2: the skid's node, else a re-issue request or a dequeued node of
+  // this cycle; it empties when it fires. What stage 1 takes while stage 2 holds enters the
+  // skid (empty whenever stage 1 takes something).
   logic  s2_valid_d, s2_first_d, s2_retx_d;
   xfer_t s2_node_d;
   qid_t  s2_qid_d;
   rq_t   s2_rq_d;
+  logic  sk_valid_d, sk_load;
+
+  assign s2_take = !s2_valid_q || s2_fire;
+  assign sk_load = (retx_pop || deq_o) && !s2_take;
+
   always_comb begin
     s2_valid_d = s2_valid_q;
     s2_node_d  = s2_node_q;
@@ -687,7 +729,16 @@ module transfer_segmenter
     s2_qid_d   = s2_qid_q;
     s2_retx_d  = s2_retx_q;
     s2_rq_d    = s2_rq_q;
-    if (retx_pop) begin
+    if (!s2_take) begin
+      // stage 2 holds its node
+    end else if (sk_valid_q) begin
+      s2_valid_d = 1'b1;
+      s2_node_d  = sk_node_q;
+      s2_first_d = sk_first_q;
+      s2_qid_d   = sk_qid_q;
+      s2_retx_d  = sk_retx_q;
+      s2_rq_d    = sk_rq_q;
+    end else if (retx_pop) begin
       s2_valid_d = 1'b1;
       s2_node_d  = rq_i.e.xfer;
       s2_first_d = 1'b0;
@@ -700,8 +751,34 @@ module transfer_segmenter
       s2_first_d = deq_first_i;
       s2_qid_d   = pick;
       s2_retx_d  = 1'b0;
-    end else if (s2_fire) begin
+    end else begin
       s2_valid_d = 1'b0;
+    end
+  end
+
+  assign sk_valid_d = sk_load || (sk_valid_q && !s2_take);
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      sk_valid_q <= 1'b0;
+      sk_node_q  <= '0;
+      sk_first_q <= 1'b0;
+      sk_qid_q   <= '0;
+      sk_retx_q  <= 1'b0;
+      sk_rq_q    <= '0;
+      sk_new_q   <= 1'b0;
+      sk_ack_q   <= '0;
+    end else begin
+      sk_valid_q <= sk_valid_d;
+      sk_new_q   <= sk_load && !retx_pop;
+      sk_ack_q   <= sk_ack_eff;
+      if (sk_load) begin
+        sk_node_q  <= s1_node;
+        sk_first_q <= !retx_pop && deq_first_i;
+        sk_qid_q   <= retx_pop ? qid_t'(QCtrl) : pick;
+        sk_retx_q  <= retx_pop;
+        sk_rq_q    <= rq_i;
+      end
     end
   end
 
@@ -711,7 +788,10 @@ module transfer_segmenter
       s2_node_q     <= '0;
       s2_first_q    <= 1'b0;
       s2_qid_q      <= '0;
-      s2_new_q      <= 1'b0;
+      s2_acknew_q   <= 1'b0;
+      s2_line0_q    <= '0;
+      s2_w45_q      <= '0;
+      s2_md_q       <= '0;
       s2_ack_q      <= '0;
       s2_retx_q     <= 1'b0;
       s2_rq_q       <= '0;
@@ -730,15 +810,19 @@ module transfer_segmenter
       mhp_we_q      <= mh_ackmd_we_i;
       mhp_waddr_q   <= mh_ackmd_waddr_i;
       mhp_wdata_q   <= mh_ackmd_wdata_i;
-      s2_ack_q      <= ack_eff;
-      s2_new_q      <= deq_o;
-      s2_rnew_q     <= retx_pop;
+      s2_ack_q      <= (s2_take && sk_valid_q) ? sk_ack_eff : ack_eff;
+      s2_acknew_q   <= s2_take && !sk_valid_q && deq_o;
+      s2_rnew_q     <= s2_take && (sk_valid_q ? sk_retx_q : retx_pop);
       s2_rok_q      <= rx_ok;
-      s2_mdnew_q    <= deq_o || retx_pop;
+      s2_mdnew_q    <= s2_take && (sk_valid_q || deq_o || retx_pop);
+      s2_line0_q    <= line0;
+      s2_w45_q      <= line1[127:0];
+      s2_md_q       <= md;
       segw_we_q     <= segmd_we_o;
       segw_waddr_q  <= segmd_waddr_o;
       segw_wdata_q  <= segmd_wdata_o;
-      seqb_fwd_we_q <= ptt_we_o && ptt_waddr_o == rq_i.tid;
+      // (the request that enters stage 2 next: the skid's, else the FIFO's head)
+      seqb_fwd_we_q <= ptt_we_o && ptt_waddr_o == (sk_valid_q ? sk_rq_q.tid : rq_i.tid);
       seqb_fwd_q    <= ptt_wdata_o.seq;
       s2_valid_q    <= s2_valid_d;
       s2_node_q     <= s2_node_d;
@@ -783,6 +867,8 @@ module transfer_segmenter
                               s2_qid_q == qid_t'(QTid))
   `NI_ASSERT(RetxInRange, s2_valid_q && s2_retx_q && rx_live -> k < total)
   `NI_ASSERT(NoDeqWithRetx, !(deq_o && retx_pop))
+  // The skid fills only while stage 2 holds, and empties into it when stage 2 is free.
+  `NI_ASSERT(SkidBehindStage2, sk_valid_q -> s2_valid_q)
 
 endmodule
 
