@@ -210,7 +210,7 @@ MUTANTS = [
      "errors and freed TID slots as they were at its dequeue)"),
     ("seg-s2-words-from-ram", "rtl/qos/transfer_segmenter.sv",
      "assign line0    = !s2_mdnew_q ? s2_line0_q : s2_node_q[0] ? tt_odd_i : tt_even_i;",
-     "assign line0    = s2_node_q[0] ? tt_odd_i : tt_even_i;",
+     "assign line0    = (!s2_mdnew_q && 1'b0) ? s2_line0_q : s2_node_q[0] ? tt_odd_i : tt_even_i;",
      "stage 2, holding, reads its descriptor from the Transfer Table's output, which stage 1's "
      "read for the skid has replaced"),
     ("ack-forward-lost", "rtl/qos/msg_handler.sv",

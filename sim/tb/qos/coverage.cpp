@@ -350,6 +350,12 @@ void FunctionalCoverage::declare_bins() {
   d.describe("sched.deq", "dequeues by queue (every priority level of every class)");
   for (unsigned q = 0; q < model_.queue_count(); ++q) d.declare("sched.deq", ni::queue_name(q, L));
 
+  d.describe("sched.skid",
+             "stage 1 takes a node or a re-issue request while stage 2 holds (it waits "
+             "in the skid)");
+  d.declare("sched.skid", "node");
+  d.declare("sched.skid", "re-issue");
+
   d.describe("sched.enq", "granted enqueues by source and queue class");
   for (const char* e : {"axi->tid", "axi->1x-no", "axi->4x-no", "seg->tid", "seg->1x-have",
                         "seg->4x-have", "mh->ctrl", "mh->tid", "mh->1x-have", "mh->4x-have"}) {
@@ -607,6 +613,8 @@ void FunctionalCoverage::on_tap(const TapEvent& e) {
     pkt_run_ = 0;
   }
   if (e.deq) db_.hit("sched.deq", ni::queue_name(e.deq_qid, model_.config().intra_prios));
+  if (e.s2_hold && e.deq) db_.hit("sched.skid", "node");
+  if (e.s2_hold && e.retx_pop) db_.hit("sched.skid", "re-issue");
   if (e.enq && e.enq_src <= 2) {
     static const char* const kSrc[] = {"mh->", "seg->", "axi->"};
     db_.hit("sched.enq", kSrc[e.enq_src] + queue_class(e.enq_qid, model_.config().intra_prios));
