@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // Segmenter stage 2 (docs/design.md section 6): the node dequeued by stage 1 (straight, or
-// through the skid it waits in while stage 2 holds) is decided in one cycle: issue a block or an inline packet (TID, seq, Pending Transactions Table entry),
-// make a control packet, re-enqueue, park, or finish; or it holds for a stall. The DUT says
-// when stage 2 fires or holds (trace port); the model decides what it must do, checks that
-// a hold has a reason and that a firing has none, and predicts its outputs.
+// through the skid it waits in while stage 2 holds) is decided in one cycle: issue a block
+// or an inline packet (TID, seq, Pending Transactions Table entry), make a control packet,
+// re-enqueue, park, or finish; or it holds for a stall. The DUT says when stage 2 fires or
+// holds (trace port); the model decides what it must do, checks that a hold has a reason and
+// that a firing has none, and predicts its outputs.
 #pragma once
 
 #include <cstdint>
