@@ -69,6 +69,7 @@ void EngineModel::handshakes(uint64_t c) {
 void EngineModel::end_cycle(uint64_t c) {
   if (!st_.failure) {
     st_.exp_enq.clear();
+    st_.res_now.reset();
     st_.finishes.clear();
     st_.rd_finishes.clear();
     // The segmenter sees the finish FIFO's registered fill level: a pop by the Message Handler
@@ -100,6 +101,12 @@ void EngineModel::end_cycle(uint64_t c) {
     mh_.m0(c);
     if (t.s2_fire) {
       seg_.fire(c);
+      // Stage 2 parked, on its transfer as it was before, a transfer M2 resolved a block of in
+      // this cycle: the handler re-checks it (design.md section 20).
+      if (st_.res_now && !t.s2_retx && t.s2_node == st_.res_now->xfer &&
+          st_.xf[t.s2_node].where == Where::Parked) {
+        mh_.recheck(t.s2_node);
+      }
     } else if (t.s2_hold) {
       seg_.check_hold(c);
     } else if (!seg_.idle()) {

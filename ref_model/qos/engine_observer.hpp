@@ -33,6 +33,11 @@ class ModelObserver {
     FinishFifoError,    // M2: finish event from the segmenter's FIFO: ERROR
     ArbTieSeg,          // M0: both request, the segmenter's finish event wins
     ArbTieMh,           // M0: both request, the network response wins
+    RecheckNone,        // M2: re-check of a transfer no longer parked: nothing
+    RecheckWake,        // M2: re-check, parked MORE -> own queue
+    RecheckCtrl,        // M2: re-check, parked NEED_CTRL with one block left -> control queue
+    RecheckFinish,      // M2: re-check, parked WAIT (or NEED_CTRL with an error), all resolved
+    RecheckStay,        // M2: re-check, parked, blocks still in flight: stays parked
   };
   // Segmenter stage-2 paths (docs/design.md section 6). One decision may report several.
   enum class S2 : uint8_t {
@@ -57,6 +62,7 @@ class ModelObserver {
     HoldEnqLost,     // stage 2 holds: its re-enqueue lost to the Message Handler's
     HoldAxiYield,    // stage 2 holds its re-enqueue: the AXI slave's enqueue is starving
     ReadNotifyWait,  // last block of a notifying read, others in flight: nothing issued, park MORE
+    HoldErrResolve,  // stage 2 holds: the Message Handler resolves a block of it with an error
   };
   struct S2Event {
     S2 path;

@@ -50,6 +50,7 @@ struct CycleTaps {
   unsigned rd_action = 0;   // 0 serve, 1 drop (no channel), 2 re-issue matched
   unsigned rd_ch = 0;       // read channel - 64
   bool rd_tt_we = false;    // writes the Transfer Table
+  bool recheck = false;     // the Message Handler's M2 makes a re-check
 };
 
 struct ModelFailure {
@@ -146,6 +147,14 @@ struct EngineState {
   std::deque<Fin> fin_fifo;     // segmenter -> Message Handler (2 entries)
   std::deque<RetxReq> rq;       // re-issue requests (Message Handler -> segmenter stage 1)
   std::optional<unsigned> tmo;  // this cycle's timeout event (TID), from the timeout FSM
+  // This cycle's resolve in M2 (design.md section 20, "The resolve seen a cycle later"):
+  // stage 2 decides on its transfer as it was before it, and holds for one with an error.
+  struct ResolveNow {
+    unsigned xfer, tid;
+    bool err_before;  // the transfer's error flag before the resolve
+    bool err;         // the resolve sets the error (a NACK or timeout without retries left)
+  };
+  std::optional<ResolveNow> res_now;
   unsigned fin_fifo_start = 0;  // its size at the start of the cycle (the RTL's full flag)
   std::vector<std::pair<unsigned, Status>> finishes;   // status changes of this cycle's finishes
   std::vector<std::pair<unsigned, bool>> rd_finishes;  // read channels' transfers (xfer, err)

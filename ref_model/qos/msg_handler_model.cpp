@@ -27,10 +27,21 @@ void MsgHandlerModel::m2(uint64_t c) {
     st_.exp_enq.push_back(*m3_);
     m3_.reset();
   }
+  const bool dut_rc = st_.taps.recheck;
+  const bool rc_now = m2_ && m2_->is_rc;
+  if (dut_rc != rc_now) {
+    st_.fail(c, std::string("Message Handler's M2: ") +
+                    (dut_rc ? "re-check made, none expected" : "no re-check, one expected") +
+                    (rc_now ? " (transfer " + std::to_string(m2_->xfer) + ")" : std::string()));
+  }
   if (!m2_) return;
   const M2 m = *m2_;
   m2_.reset();
   using Mh = ModelObserver::Mh;
+  if (m.is_rc) {
+    recheck_m2(c, m.xfer);
+    return;
+  }
   if (m.is_fin) {
     st_.observe_mh(c, m.f.err ? Mh::FinishFifoError : Mh::FinishFifoDone, m.f.xfer);
     finish(m.f.xfer, m.f.err, c);
@@ -49,6 +60,7 @@ void MsgHandlerModel::m2(uint64_t c) {
   e.valid = false;
   e.rp = false;
   if (!is_cm(X.d.kind)) st_.tid_fifo.push(m.r.tid);
+  st_.res_now = EngineState::ResolveNow{x, m.r.tid, X.err, m.r.nack};
   ++X.resolved;
   if (m.r.nack) X.err = true;
   if (X.where != Where::Parked) {  // queued or in stage 2: the segmenter decides
@@ -84,10 +96,51 @@ void MsgHandlerModel::m2(uint64_t c) {
   }
 }
 
+// A re-check: the wake and finish decisions of a resolve, on the transfer as it is, without
+// counting a resolve (design.md section 20).
+void MsgHandlerModel::recheck_m2(uint64_t c, unsigned x) {
+  using Mh = ModelObserver::Mh;
+  Xfer& X = st_.xf[x];
+  if (X.where != Where::Parked) {
+    st_.observe_mh(c, Mh::RecheckNone, x);
+    return;
+  }
+  switch (X.park) {
+    case Park::More:
+      st_.observe_mh(c, Mh::RecheckWake, x);
+      m3_ = Enq{0, X.own_qid, x};
+      X.where = Where::Queued;
+      break;
+    case Park::NeedCtrl:
+      if (X.err) {
+        st_.observe_mh(c, X.resolved == X.total ? Mh::RecheckFinish : Mh::RecheckStay, x);
+        if (X.resolved == X.total) finish(x, true, c);
+      } else if (X.resolved + 1 == X.total) {
+        st_.observe_mh(c, Mh::RecheckCtrl, x);
+        m3_ = Enq{0, 0, x};
+        X.where = Where::Queued;
+      } else {
+        st_.observe_mh(c, Mh::RecheckStay, x);
+      }
+      break;
+    case Park::Wait:
+      st_.observe_mh(c, X.resolved == X.total ? Mh::RecheckFinish : Mh::RecheckStay, x);
+      if (X.resolved == X.total) finish(x, X.err, c);
+      break;
+  }
+}
+
 void MsgHandlerModel::m1(uint64_t c) {
   if (!m1_) return;
   const M1 m = *m1_;
   m1_.reset();
+  if (m.is_rc) {
+    M2 n;
+    n.is_rc = true;
+    n.xfer = m.rc_xfer;
+    m2_ = n;
+    return;
+  }
   if (m.is_fin) {
     M2 n;
     n.is_fin = true;
@@ -126,6 +179,17 @@ void MsgHandlerModel::m0(uint64_t c) {
   const CycleTaps& t = st_.taps;
   const bool rsp_hs = !rsp_.empty();
   if (rsp_.size() > 1) st_.fail(c, "more than one response handshake in a cycle");
+  // A re-check takes M0 ahead of everything; a timeout event offered now vanishes (the FSM
+  // offers it again on its next round), and the arbiter sees no request.
+  if (rc_) {
+    if (rsp_hs) st_.fail(c, "response accepted in the cycle of a re-check");
+    M1 m;
+    m.is_rc = true;
+    m.rc_xfer = *rc_;
+    rc_.reset();
+    m1_ = m;
+    return;
+  }
   // A timeout event takes M0 ahead of the arbiter, which sees no request in this cycle.
   if (st_.tmo) {
     if (rsp_hs) st_.fail(c, "response accepted in the cycle of a timeout event");

@@ -6,6 +6,9 @@
 // enqueued from a register in the next cycle (M3). A timeout event
 // of the timeout FSM (EngineState::tmo) takes M0 ahead of both and travels as a NACK; a NACK
 // or timeout with retries left requests a re-issue instead of resolving (design.md 8.1).
+// A re-check (design.md section 20, "The resolve seen a cycle later") takes M0 ahead of all
+// of them in the cycle after M2 resolved a block of a transfer that stage 2 parked in the same
+// cycle; in M2 it applies a resolve's wake and finish decisions without counting one.
 #pragma once
 
 #include <cstdint>
@@ -28,10 +31,13 @@ class MsgHandlerModel {
   void m1(uint64_t c);
   void m0(uint64_t c);
   void end_cycle() { rsp_.clear(); }
+  // Stage 2 parked transfer `xfer` in the cycle M2 resolved one of its blocks: a re-check
+  // takes M0 in the next cycle.
+  void recheck(unsigned xfer) { rc_ = xfer; }
   // The segmenter re-issues TID `tid` in this cycle with seq `seq` (M1 sees the new seq).
   using RetxNow = std::function<std::optional<unsigned>(unsigned tid)>;
   void on_retx_now(RetxNow f) { retx_now_ = std::move(f); }
-  bool idle() const { return !m1_ && !m2_ && !m3_; }
+  bool idle() const { return !m1_ && !m2_ && !m3_ && !rc_; }
 
   using FinishHook = std::function<void(unsigned xfer, Status st, uint64_t cycle)>;
   void on_finish(FinishHook h) { finish_hook_ = std::move(h); }
@@ -44,11 +50,14 @@ class MsgHandlerModel {
   };
   struct M1 {
     bool is_fin = false;
+    bool is_rc = false;  // a re-check of transfer `rc_xfer`
+    unsigned rc_xfer = 0;
     RspIn r{};
     Fin f{};
   };
   struct M2 {
     bool is_fin = false;
+    bool is_rc = false;
     RspIn r{};
     Fin f{};
     unsigned xfer = 0;
@@ -56,13 +65,15 @@ class MsgHandlerModel {
     bool left = false;  // re-issues left: compared in M1, against MaxRetries then
   };
   void finish(unsigned x, bool err, uint64_t c);
+  void recheck_m2(uint64_t c, unsigned x);
 
   EngineState& st_;
   std::vector<RspIn> rsp_;
   std::optional<M1> m1_;
   std::optional<M2> m2_;
-  std::optional<Enq> m3_;     // a wake decided in M2, enqueued in the next cycle
-  bool arb_last_mh_ = false;  // md_arbiter: the handler was served last
+  std::optional<Enq> m3_;       // a wake decided in M2, enqueued in the next cycle
+  std::optional<unsigned> rc_;  // a re-check waiting for M0 (set in the cycle before)
+  bool arb_last_mh_ = false;    // md_arbiter: the handler was served last
   FinishHook finish_hook_;
   RetxNow retx_now_;
 };

@@ -68,10 +68,14 @@ SegmenterModel::Plan SegmenterModel::plan() const {
     }
     return p;
   }
+  // Stage 2 decides on its transfer as it was before this cycle's resolve in M2, if M2
+  // resolves one of its blocks now (design.md section 20, "The resolve seen a cycle later").
+  const bool before = !first && st_.res_now && st_.res_now->xfer == s2_->xfer;
+  const uint32_t resolved = before ? X.resolved - 1 : X.resolved;
   p.is_ctrl = s2_->qid == 0;
   p.k = first ? 0 : X.issued;
-  p.inflight = first ? 0 : X.issued - X.resolved;
-  p.err = !first && X.err;
+  p.inflight = first ? 0 : X.issued - resolved;
+  p.err = !first && (before ? st_.res_now->err_before : X.err);
   if (p.is_ctrl) {
     p.need_pkt = !p.err;
     p.need_fin = p.inflight == 0;
@@ -87,7 +91,7 @@ SegmenterModel::Plan SegmenterModel::plan() const {
     const auto cm_tid = cm_block_tid(d.kind, p.flow, p.k);
     if (cm_tid) {
       p.tid = *cm_tid;
-      p.busy = st_.ptt[p.tid].valid;
+      p.busy = st_.ptt[p.tid].valid || (before && st_.res_now->tid == p.tid);
     } else {
       p.tid = st_.tid_fifo.front();
     }
@@ -117,6 +121,7 @@ SegmenterModel::Stalls SegmenterModel::stalls(const Plan& p) const {
   s.blk_busy = p.need_blk && sb_.blk_stage_busy();
   s.enq_lost = p.need_enq && m2_enq;
   s.axi_yield = p.need_enq && st_.axi_starving;
+  s.err_resolve = !p.retx && st_.res_now && st_.res_now->err && st_.res_now->xfer == s2_->xfer;
   return s;
 }
 
@@ -145,6 +150,7 @@ void SegmenterModel::check_hold(uint64_t c) {
     if (s.blk_busy) st_.observe_s2(c, S2::HoldBlkBusy, x, s2_->qid, kind);
     if (s.enq_lost) st_.observe_s2(c, S2::HoldEnqLost, x, s2_->qid, kind);
     if (s.axi_yield && !s.enq_lost) st_.observe_s2(c, S2::HoldAxiYield, x, s2_->qid, kind);
+    if (s.err_resolve) st_.observe_s2(c, S2::HoldErrResolve, x, s2_->qid, kind);
   }
   if (!s.any()) {
     st_.fail(
@@ -206,6 +212,12 @@ void SegmenterModel::fire_s2(uint64_t c) {
   if (s.blk_busy) st_.fail(c, "stage 2 issued a block while stage 3 was blocked", "", int(x));
   if (s.enq_lost) {
     st_.fail(c, "stage 2 re-enqueued in the cycle of a Message Handler enqueue", "", int(x));
+  }
+  if (s.err_resolve) {
+    st_.fail(c,
+             "stage 2 fired in the cycle the Message Handler resolves a block of its transfer "
+             "with an error (it decides without that resolve and must hold)",
+             "", int(x));
   }
   if (s.axi_yield) {
     st_.fail(c,

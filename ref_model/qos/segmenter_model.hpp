@@ -51,7 +51,10 @@ class SegmenterModel {
   struct Stalls {
     bool pkt_full = false, fin_full = false, blk_busy = false, enq_lost = false;
     bool axi_yield = false;
-    bool any() const { return pkt_full || fin_full || blk_busy || enq_lost || axi_yield; }
+    bool err_resolve = false;  // M2 resolves a block of the transfer with an error now
+    bool any() const {
+      return pkt_full || fin_full || blk_busy || enq_lost || axi_yield || err_resolve;
+    }
   };
   Plan plan() const;
   Stalls stalls(const Plan& p) const;

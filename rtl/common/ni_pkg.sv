@@ -379,6 +379,7 @@ package ni_pkg;
   // port unconnected and removes the logic that drives it.
   // ---------------------------------------------------------------------------------------
   typedef struct packed {
+    logic                 recheck;       // the Message Handler's M2 makes a re-check
     logic                 rd_tt_we;      // the read-channel allocator writes the Transfer Table
     logic [5:0]           rd_ch;         // ... its decision: read channel - 64
     logic [1:0]           rd_action;     // ... 0 serve, 1 drop (no channel), 2 re-issue matched

@@ -2,9 +2,9 @@
 // Message Handler (thesis 3.11, docs/design.md section 9), pipelined to take one event per
 // cycle.
 //
-// M0: a timeout event of the timeout FSM (top priority), else the adaptive arbiter picks a
-//     network response or a segmenter finish event; a response or timeout reads the Pending
-//     Transactions Table.
+// M0: a re-check (below) first, else a timeout event of the timeout FSM, else the adaptive
+//     arbiter picks a network response or a segmenter finish event; a response or timeout
+//     reads the Pending Transactions Table.
 // M1: a response is valid when its entry is valid (and not invalidated this cycle) and the
 //     seq numbers match; a NACK or timeout also needs the entry to have no re-issue pending.
 //     Otherwise a response is dropped and counted (a timeout event just vanishes). A valid
@@ -14,6 +14,14 @@
 //     wake or finish the transfer. A wake is enqueued from a register in the next cycle (M3),
 //     so the scheduling queues and the other sources' grants do not wait on M2's decision.
 // The handler never stalls: its enqueue has the top priority and it alone returns IDs.
+//
+// Re-checks (docs/design.md section 20, "The resolve seen a cycle later"): the segmenter's
+// stage 2 decides without the resolve M2 makes in the same cycle, so when M2 resolves a block
+// of the transfer stage 2 parks in that cycle, neither saw the other. The next cycle's M0
+// then takes a re-check of that transfer (ahead of everything: a timeout event offered in that
+// cycle vanishes and is offered again on the FSM's next round); it reads the transfer's ACK
+// and park metadata in M1 like a response, and in M2 applies a resolve's wake and finish
+// decisions to the park without counting a resolve.
 //
 // `Retx` (1) is retransmission (ICD 14): timeout events, the re-issue-pending bits, the
 // retries compare and the re-issue requests. `Retx` 0 exists only for `make synth`'s
@@ -103,13 +111,22 @@ module msg_handler
   output logic               stat_drop_o,
   output logic               stat_done_o,
   output logic               stat_error_o,
-  output logic               stat_tmo_o
+  output logic               stat_tmo_o,
+  // this cycle's resolve, for the segmenter's stage 2: with an error, and its transfer
+  output logic               res_err_o,
+  output xfer_t              res_xfer_o,
+  // trace: M2 makes a re-check
+  output logic               trace_recheck_o
 );
+
+  // A re-check waiting for M0 (set by M2 in the cycle before; see the header).
+  logic rc_q;
+  ptt_t rc_e_q;
 
   // Timeout events (retransmission's); none without it.
   logic tmo_v;
   logic unused_tmo;
-  assign tmo_v      = Retx && tmo_valid_i;
+  assign tmo_v      = Retx && tmo_valid_i && !rc_q;
   assign unused_tmo = ^{tmo_valid_i, tmo_tid_i, tmo_seq_i, max_retries_i};  // (Retx 0)
 
   // =======================================================================================
@@ -123,15 +140,15 @@ module msg_handler
   md_arbiter u_arb (
     .clk_i    (clk_i),
     .rst_ni   (rst_ni),
-    .seg_req_i(fin_valid_i && !tmo_v),
-    .mh_req_i (rsp_valid_i && init_done_i && !tmo_v),
+    .seg_req_i(fin_valid_i && !tmo_v && !rc_q),
+    .mh_req_i (rsp_valid_i && init_done_i && !tmo_v && !rc_q),
     .seg_gnt_o(seg_gnt),
     .mh_gnt_o (mh_gnt)
   );
 
   rsp_t m0_r;
 
-  assign rsp_ready_o = init_done_i && !seg_gnt && !tmo_v;
+  assign rsp_ready_o = init_done_i && !seg_gnt && !tmo_v && !rc_q;
   assign m0_rsp      = rsp_valid_i && rsp_ready_o;
   assign fin_pop_o   = seg_gnt;
   assign ptt_re_o    = m0_rsp || tmo_v;
@@ -151,6 +168,8 @@ module msg_handler
   // M1: response check
   // =======================================================================================
   logic  m1_rsp_q;
+  logic  m1_rc_q;    // a re-check (of transfer m1_rce_q.xfer)
+  ptt_t  m1_rce_q;
   logic  m1_tmo_q;
   logic  m1_fin_q;
   rsp_t  m1_r_q;
@@ -174,6 +193,7 @@ module msg_handler
 
   // M2 registers (declared here: M1 looks at the invalidation M2 does this cycle)
   logic  m2_rsp_q;
+  logic  m2_rc_q;
   logic  m2_fin_q;
   logic  m2_nack_q;  // NACK or timeout
   logic  m2_tmo_q;
@@ -224,10 +244,12 @@ module msg_handler
                           (m2_rsp_q && m2_retx && m2_tid_q == m1_r_q.tid);
   assign m1_accept      = m1_rsp_q && m1_valid_entry && m1_seq_ok &&
                           !(m1_r_q.nack && m1_retx_pend);
-  assign ackmd_re_o     = m1_accept;
-  assign ackmd_raddr_o  = m1_entry_prev.xfer;
-  assign park_re_o      = m1_accept;
-  assign park_raddr_o   = m1_entry_prev.xfer;
+  xfer_t m1_x;  // the transfer whose metadata M1 reads
+  assign m1_x           = m1_rc_q ? m1_rce_q.xfer : m1_entry_prev.xfer;
+  assign ackmd_re_o     = m1_accept || m1_rc_q;
+  assign ackmd_raddr_o  = m1_x;
+  assign park_re_o      = m1_accept || m1_rc_q;
+  assign park_raddr_o   = m1_x;
   assign stat_drop_o    = m1_rsp_q && !m1_tmo_q && !m1_accept;
 
   // =======================================================================================
@@ -274,11 +296,17 @@ module msg_handler
   assign rq_o.tid  = m2_tid_q;
   assign rq_o.e    = m2_e_q;
 
-  assign resolved_new = ack_fwd ? ackp_inc_q : ackmd_rdata_i.resolved + cnt_t'(1);
+  // (a re-check counts nothing)
+  assign resolved_new = m2_rc_q ? ack_cur.resolved :
+                        ack_fwd ? ackp_inc_q : ackmd_rdata_i.resolved + cnt_t'(1);
   // The completion tests from the stored count, without the increment's carry chain in
   // front of the compare (`ResolvedWithoutCarry`).
   assign last_res      = sum_is(ack_cur.resolved, cnt_t'(1), m2_e_q.target);
   assign next_last_res = sum_is(ack_cur.resolved, cnt_t'(2), m2_e_q.target);
+  // The same tests for a re-check, on the count as it is: all resolved, one short.
+  logic fin_cond, ctrl_cond;
+  assign fin_cond  = m2_rc_q ? (ack_cur.resolved == m2_e_q.target) : last_res;
+  assign ctrl_cond = m2_rc_q ? last_res : next_last_res;
   assign err_tog_new  = m2_nack_q ? !m2_e_q.err_base : ack_cur.err_tog;
   assign err_now      = (err_tog_new != m2_e_q.err_base);
   assign parked       = (park_cur.tog != ack_cur.wake_tog);
@@ -287,27 +315,36 @@ module msg_handler
     wake_own  = 1'b0;
     wake_ctrl = 1'b0;
     fin_rsp   = 1'b0;
-    if (m2_res && parked) begin
+    if ((m2_res || m2_rc_q) && parked) begin
       unique case (park_cur.reason)
         ParkMore: wake_own = 1'b1;
         ParkNeedCtrl: begin
-          if (err_now)            fin_rsp   = last_res;
-          else if (next_last_res) wake_ctrl = 1'b1;
+          if (err_now)        fin_rsp   = fin_cond;
+          else if (ctrl_cond) wake_ctrl = 1'b1;
         end
-        ParkWait: fin_rsp = last_res;
+        ParkWait: fin_rsp = fin_cond;
         default: ;
       endcase
     end
   end
 
-  assign ackmd_we_o             = m2_res;
+  assign ackmd_we_o             = m2_res || m2_rc_q;
   assign ackmd_waddr_o          = x;
   assign ackmd_wdata_o.resolved = resolved_new;
   assign ackmd_wdata_o.err_tog  = err_tog_new;
   assign ackmd_wdata_o.wake_tog = (wake_own || wake_ctrl) ? park_cur.tog : ack_cur.wake_tog;
   // the resolved block's TID slot is free again (the segmenter's `tid_busy`)
   assign ackmd_wdata_o.res_tog  = ack_cur.res_tog ^
-                                  (tid_tog_t'(1) << tid_slot(m2_e_q.kind, m2_e_q.blk[3:0]));
+                                  (tid_tog_t'(m2_res) << tid_slot(m2_e_q.kind, m2_e_q.blk[3:0]));
+
+  // A re-check of the transfer stage 2 parks in the cycle M2 resolves one of its blocks (the
+  // park decided without this resolve, the resolve decided on the transfer as not parked).
+  logic rc_d;
+  assign rc_d = m2_res && seg_park_we_i && seg_park_waddr_i == x &&
+                (seg_park_wdata_i.tog != ack_cur.wake_tog);
+  assign res_err_o       = m2_res && m2_nack_q;
+  assign res_xfer_o      = x;
+  assign trace_recheck_o = m2_rc_q;
 
   // M3: the wake decided in M2 is enqueued in the next cycle (top priority, always granted).
   // The transfer is neither parked nor queued for that cycle: a resolve of another of its
@@ -407,6 +444,11 @@ module msg_handler
       segr_q        <= 1'b0;
       segr_tid_q    <= '0;
       m1_rsp_q      <= 1'b0;
+      m1_rc_q       <= 1'b0;
+      m1_rce_q      <= '0;
+      rc_q          <= 1'b0;
+      rc_e_q        <= '0;
+      m2_rc_q       <= 1'b0;
       m1_tmo_q      <= 1'b0;
       m1_fin_q      <= 1'b0;
       m1_r_q        <= '0;
@@ -438,16 +480,21 @@ module msg_handler
       segr_q        <= Retx && seg_retx_i;
       segr_tid_q    <= seg_retx_tid_i;
       m1_rsp_q      <= m0_rsp || tmo_v;
+      rc_q          <= rc_d;
+      rc_e_q        <= m2_e_q;
+      m1_rc_q       <= rc_q;
+      m1_rce_q      <= rc_e_q;
+      m2_rc_q       <= m1_rc_q;
       m1_tmo_q      <= tmo_v;
       m1_fin_q      <= seg_gnt;
       m1_r_q        <= m0_r;
       m1_f_q        <= fin_i;
       m2_rsp_q      <= m1_accept;
       m2_fin_q      <= m1_fin_q;
-      m2_nack_q     <= m1_r_q.nack;
+      m2_nack_q     <= m1_r_q.nack && m1_rsp_q;
       m2_tmo_q      <= m1_tmo_q;
       m2_tid_q      <= m1_r_q.tid;
-      m2_e_q        <= m1_entry;
+      m2_e_q        <= m1_rc_q ? m1_rce_q : m1_entry;
       m2_left_q     <= Retx && (m1_seg_now ? m1_left_now : m1_left_prev);
       m2_f_q        <= m1_f_q;
       segp_we_q     <= seg_ptt_we_i;
@@ -456,10 +503,10 @@ module msg_handler
       ackp_we_q     <= ackmd_we_o;
       ackp_wdata_q  <= ackmd_wdata_o;
       ackp_inc_q    <= resolved_new + cnt_t'(1);
-      ackf_q        <= (ackmd_waddr_o == m1_entry_prev.xfer);
+      ackf_q        <= (ackmd_waddr_o == m1_x);
       parkp_we_q    <= seg_park_we_i;
       parkp_wdata_q <= seg_park_wdata_i;
-      parkf_q       <= (seg_park_waddr_i == m1_entry_prev.xfer);
+      parkf_q       <= (seg_park_waddr_i == m1_x);
       m3_enq_q      <= wake_own || wake_ctrl;
       m3_qid_q      <= wake_ctrl ? qid_t'(QCtrl) : m2_e_q.own_qid;
       m3_node_q     <= x;
@@ -471,7 +518,7 @@ module msg_handler
   // =======================================================================================
   `NI_ASSERT(EnqAlwaysGranted, enq_valid_o -> enq_ready_i)
   `NI_ASSERT(NoReadyBeforeInit, !init_done_i -> !rsp_ready_o)
-  `NI_ASSERT(OneEventPerCycle, !(m1_rsp_q && m1_fin_q))
+  `NI_ASSERT(OneEventPerCycle, !(m1_rsp_q && m1_fin_q) && !(m1_rc_q && (m1_rsp_q || m1_fin_q)))
   `NI_ASSERT(NoWakeAndFinish, !((wake_own || wake_ctrl) && finish_o))
   `NI_ASSERT(SetOnlyFreeEntry, seg_ptt_we_i && !seg_retx_i -> !ptt_valid_eff[seg_ptt_waddr_i] ||
                                             (m2_res && m2_tid_q == seg_ptt_waddr_i))
@@ -497,9 +544,9 @@ module msg_handler
       parkp_waddr_q <= seg_park_waddr_i;
     end
   end
-  `NI_ASSERT(AckFwdIsCompare, m2_rsp_q -> ack_fwd == (ackp_we_q && ackp_waddr_q == x))
-  `NI_ASSERT(ParkFwdIsCompare, m2_rsp_q -> park_fwd == (parkp_we_q && parkp_waddr_q == x))
-  `NI_ASSERT(ResolvedIsInc, resolved_new == ack_cur.resolved + cnt_t'(1))
+  `NI_ASSERT(AckFwdIsCompare, m2_rsp_q || m2_rc_q -> ack_fwd == (ackp_we_q && ackp_waddr_q == x))
+  `NI_ASSERT(ParkFwdIsCompare, m2_rsp_q || m2_rc_q -> park_fwd == (parkp_we_q && parkp_waddr_q == x))
+  `NI_ASSERT(ResolvedIsInc, !m2_rc_q -> resolved_new == ack_cur.resolved + cnt_t'(1))
   // M2's re-issues-left flag is the compare of its entry against MaxRetries as it was in M1.
   logic [63:0] max_retries_m1_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin

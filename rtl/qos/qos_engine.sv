@@ -685,7 +685,9 @@ module qos_engine
   logic      pkt_we, pkt_full;
   pkt_body_t pkt_body;
   blk_desc_t blk_desc;
-  logic      trc_s2_fire, trc_s2_hold, trc_retx_pop, trc_s2_retx;
+  logic      trc_s2_fire, trc_s2_hold, trc_retx_pop, trc_s2_retx, trc_recheck;
+  logic      mh_res_err;
+  xfer_t     mh_res_xfer;
   xfer_t     trc_s2_node;
 
   transfer_segmenter #(
@@ -722,6 +724,8 @@ module qos_engine
     .mh_ackmd_we_i   (ackmd_we),
     .mh_ackmd_waddr_i(ackmd_waddr),
     .mh_ackmd_wdata_i(ackmd_wdata),
+    .mh_res_err_i    (mh_res_err),
+    .mh_res_xfer_i   (mh_res_xfer),
     .park_we_o       (park_we),
     .park_waddr_o    (park_waddr),
     .park_wdata_o    (park_wdata),
@@ -868,7 +872,10 @@ module qos_engine
     .stat_drop_o     (st_drop),
     .stat_done_o     (st_done),
     .stat_error_o    (st_error),
-    .stat_tmo_o      (st_tmo)
+    .stat_tmo_o      (st_tmo),
+    .res_err_o       (mh_res_err),
+    .res_xfer_o      (mh_res_xfer),
+    .trace_recheck_o (trc_recheck)
   );
 
   // =======================================================================================
@@ -957,6 +964,7 @@ module qos_engine
     trace_o.axi_enq_req  = axi_enq_valid;
     trace_o.axi_starving = axi_starving;
     trace_o.tmo          = tmo_valid;
+    trace_o.recheck      = trc_recheck;
     trace_o.retx_pop     = trc_retx_pop;
     trace_o.s2_retx      = trc_s2_retx;
     trace_o.rd_enq_req   = rd_enq_valid;

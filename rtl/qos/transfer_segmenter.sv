@@ -74,6 +74,10 @@ module transfer_segmenter
   input  logic                 mh_ackmd_we_i,
   input  xfer_t                mh_ackmd_waddr_i,
   input  ack_md_t              mh_ackmd_wdata_i,
+  // the handler resolves a block of transfer `mh_res_xfer_i` with an error in this cycle
+  // (stage 2, deciding without the handler's write of the cycle, holds for it)
+  input  logic                 mh_res_err_i,
+  input  xfer_t                mh_res_xfer_i,
   // park table (read by the Message Handler)
   output logic                 park_we_o,
   output xfer_t                park_waddr_o,
@@ -310,10 +314,14 @@ module transfer_segmenter
   assign k_read   = !k_inline && ctrl.read;
   assign total    = k_inline ? cnt_t'(1) : si.total;
   assign k        = s2_retx_q ? s2_rq_q.e.blk : (s2_first_q ? '0 : md_own.issued);
-  assign res_base = s2_first_q ? ack_eff.resolved : md_own.res_base;
-  assign err_base = s2_first_q ? ack_eff.err_tog : md_own.err_base;
-  assign inflight = k - (ack_eff.resolved - res_base);  // (the whole count: for the assertions)
-  assign err      = (ack_eff.err_tog != err_base);
+  // Stage 2 decides on its transfer's ACK metadata without the handler's write of this cycle
+  // (`ack_base`; docs/design.md section 20, "The resolve seen a cycle later"). A resolve in
+  // this cycle can only make it park where it would have gone on; the handler re-checks such
+  // a park. A resolve with an error would be missed the other way, so stage 2 holds for it.
+  assign res_base = s2_first_q ? ack_base.resolved : md_own.res_base;
+  assign err_base = s2_first_q ? ack_base.err_tog : md_own.err_base;
+  assign inflight = k - (ack_base.resolved - res_base);  // (the whole count: for the assertions)
+  assign err      = (ack_base.err_tog != err_base);
   assign is_ctrl  = !s2_retx_q && (s2_qid_q == qid_t'(QCtrl));
   assign is_last  = sum_is(k, cnt_t'(1), total);
 
@@ -323,7 +331,7 @@ module transfer_segmenter
   // looks at it.
   localparam int unsigned InflW = 5;
   logic [InflW-1:0] infl;
-  assign infl = k[InflW-1:0] + res_base[InflW-1:0] - ack_eff.resolved[InflW-1:0];
+  assign infl = k[InflW-1:0] + res_base[InflW-1:0] - ack_base.resolved[InflW-1:0];
   assign own_qid  = queue_of(ctrl.kind, ctrl.prio, 1'b1, IntraPrios);
 
   // ---- IDs of the block ------------------------------------------------------------------
@@ -362,8 +370,8 @@ module transfer_segmenter
   logic [3:0] slot;
   tid_tog_t   iss_base;
   assign slot     = tid_slot(ctrl.kind, k[3:0]);
-  assign iss_base = s2_first_q ? ack_eff.res_tog : md_own.iss_tog;
-  assign tid_busy = k_cm && !s2_first_q && (md_own.iss_tog[slot] != ack_eff.res_tog[slot]);
+  assign iss_base = s2_first_q ? ack_base.res_tog : md_own.iss_tog;
+  assign tid_busy = k_cm && !s2_first_q && (md_own.iss_tog[slot] != ack_base.res_tog[slot]);
 
   // ---- what stage 2 does -------------------------------------------------------------------
   logic act_ctrl, act_err, act_issue;
@@ -439,8 +447,10 @@ module transfer_segmenter
   logic no_other_stall;
 
   assign blk_slot_ok    = !s3_valid_q || blk_ready_i;
+  logic err_res_hold;  // the handler resolves a block of this transfer with an error now
+  assign err_res_hold   = mh_res_err_i && mh_res_xfer_i == s2_node_q && !s2_retx_q;
   assign no_other_stall = !(need_pkt && pkt_full_i) && !(need_blk && !blk_slot_ok) &&
-                          !(need_fin && fin_full_i);
+                          !(need_fin && fin_full_i) && !err_res_hold;
   // A re-enqueue also waits while the AXI slave is starving (see qos_engine: the thesis's
   // fixed enqueue priority with a bounded wait for the lowest-priority AXI slave).
   assign enq_valid_o    = s2_valid_q && need_enq && no_other_stall && !axi_starving_i;
@@ -515,7 +525,7 @@ module transfer_segmenter
 
   assign park_we_o          = s2_fire && !s2_retx_q;
   assign park_waddr_o       = s2_node_q;
-  assign park_wdata_o.tog   = parks ? !ack_eff.wake_tog : ack_eff.wake_tog;
+  assign park_wdata_o.tog   = parks ? !ack_base.wake_tog : ack_base.wake_tog;
   assign park_wdata_o.reason = park_reason;
 
   assign fin_push_o      = s2_fire && need_fin;
@@ -847,10 +857,13 @@ module transfer_segmenter
   `NI_ASSERT(CtrlNotFirst, s2_valid_q && is_ctrl -> !s2_first_q)
   `NI_ASSERT(InflightBounded, s2_valid_q && !s2_retx_q -> 32'(inflight) <= MaxOutstanding)
   `NI_ASSERT(BlockInRange, s2_valid_q && act_issue -> k < total)
+  // (the valid bit before this cycle's resolve: stage 2 decides without it)
   `NI_ASSERT(TidBusyIsPtt, s2_valid_q && !s2_retx_q ->
                           tid_busy == (k_cm && (ptt_valid_i[blk_tid] ||
-                                                (ptt_set_i && ptt_set_tid_i == blk_tid)) &&
-                                       !(ptt_clr_i && ptt_clr_tid_i == blk_tid)))
+                                                (ptt_set_i && ptt_set_tid_i == blk_tid))))
+  // A transfer in stage 2 is not parked, so the handler never wakes it: its wake toggle is
+  // the same with or without the handler's write of this cycle.
+  `NI_ASSERT(WakeTogSteady, s2_valid_q && !s2_retx_q -> ack_base.wake_tog == ack_eff.wake_tog)
   `NI_ASSERT(FreshTidFree, ptt_we_o && !s2_retx_q -> !(ptt_valid_i[ptt_waddr_o] ||
                                       (ptt_set_i && ptt_set_tid_i == ptt_waddr_o)) ||
                                     (ptt_clr_i && ptt_clr_tid_i == ptt_waddr_o))

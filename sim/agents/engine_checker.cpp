@@ -84,6 +84,7 @@ void EngineChecker::on_tap(const TapEvent& e) {
   t.rd_action = e.rd_action;
   t.rd_ch = e.rd_ch;
   t.rd_tt_we = e.rd_tt_we;
+  t.recheck = e.recheck;
   model_.taps(t);
 }
 void EngineChecker::end_of_cycle(uint64_t cycle) { model_.end_cycle(cycle); }

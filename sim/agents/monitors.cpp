@@ -101,6 +101,7 @@ void QosTraceMonitor::sample(uint64_t cycle) {
   t.rd_action = uint8_t(v.rd_action);
   t.rd_ch = uint8_t(v.rd_ch);
   t.rd_tt_we = v.rd_tt_we;
+  t.recheck = v.recheck;
   t.blk_valid = *p_.blk.valid;
   t.blk_ready = *p_.blk.ready;
   t.pkt_valid = *p_.pkt.valid;

@@ -125,6 +125,7 @@ struct TapEvent {
   uint8_t rd_action;  // 0 serve, 1 drop (no channel), 2 re-issue matched
   uint8_t rd_ch;      // read channel - 64
   bool rd_tt_we;      // writes the Transfer Table
+  bool recheck;       // the Message Handler's M2 makes a re-check (design.md section 20)
 };
 
 // ---- the full NI (ICD 15) ------------------------------------------------------------------

@@ -120,10 +120,20 @@ const char* mh_name(ni::ModelObserver::Mh p) {
       return "arbiter-tie-segmenter-wins";
     case Mh::ArbTieMh:
       return "arbiter-tie-response-wins";
+    case Mh::RecheckNone:
+      return "recheck-not-parked";
+    case Mh::RecheckWake:
+      return "recheck-wake-more";
+    case Mh::RecheckCtrl:
+      return "recheck-wake-ctrl";
+    case Mh::RecheckFinish:
+      return "recheck-finish";
+    case Mh::RecheckStay:
+      return "recheck-stays-parked";
   }
   return "?";
 }
-constexpr unsigned kNumMh = unsigned(ni::ModelObserver::Mh::ArbTieMh) + 1;
+constexpr unsigned kNumMh = unsigned(ni::ModelObserver::Mh::RecheckStay) + 1;
 
 const char* s2_name(ni::ModelObserver::S2 p) {
   using S2 = ni::ModelObserver::S2;
@@ -170,10 +180,12 @@ const char* s2_name(ni::ModelObserver::S2 p) {
       return "hold-yield-to-starving-axi";
     case S2::ReadNotifyWait:
       return "read-notify-last-waits";
+    case S2::HoldErrResolve:
+      return "hold-error-resolve";
   }
   return "?";
 }
-constexpr unsigned kNumS2 = unsigned(ni::ModelObserver::S2::ReadNotifyWait) + 1;
+constexpr unsigned kNumS2 = unsigned(ni::ModelObserver::S2::HoldErrResolve) + 1;
 
 // Queue classes (docs/design.md section 5).
 std::string queue_class(unsigned q, unsigned L) {
