@@ -42,7 +42,8 @@ module msg_handler
   input  logic               rsp_valid_i,
   output logic               rsp_ready_o,
   input  rsp_t               rsp_i,
-  // timeout events from the timeout FSM (accepted in the cycle they are offered)
+  // timeout events from the timeout FSM (accepted in the cycle they are offered unless a
+  // re-check takes M0: the event then vanishes until the FSM's next round)
   input  logic               tmo_valid_i,
   input  tid_t               tmo_tid_i,
   input  seq_t               tmo_seq_i,

@@ -7,9 +7,9 @@
 // stopping: in cycle t it reads entry now[9:0] (issue cycle and a copy of its seq), in t+1
 // it decides. An entry that is valid, has left the engine, has no re-issue pending and has
 // been out for longer than the timeout (`now - issue > timeout`) becomes a timeout event for
-// the Message Handler, which has the top priority there and is therefore accepted in the
-// cycle it is offered. The handler re-issues the block or, with its retries used up, ends it
-// ERROR. Timeout 0 is off; so is any timeout of 2^31 cycles or more (the issue cycles are
+// the Message Handler, which takes it in the cycle it is offered unless a re-check takes M0
+// then (docs/design.md section 9): the event vanishes and is offered again on the next round.
+// The handler re-issues the block or, with its retries used up, ends it ERROR. Timeout 0 is off; so is any timeout of 2^31 cycles or more (the issue cycles are
 // 32 bits wide).
 `default_nettype none
 `include "ni_assert.svh"
