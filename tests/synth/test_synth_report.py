@@ -90,8 +90,10 @@ THESIS_TARGET_PS = 6667  # the thesis's 150 MHz, the clock of Table 4.1
 # themselves, logic neither change touched, 17 levels and less in the report before: ABC9's
 # mapping as above (its model of the engine alone 8,494 -> 8,260 ps). The budget goes back to
 # 18 with that reason.)
+# (The report of e7c9d25, the skid and the resolve seen a cycle later: the engine alone 18 -> 17;
+# the engine in the node 17, ni_node 18.)
 BUDGET = {
-    "qos_engine (alone)": 18,
+    "qos_engine (alone)": 17,
     "qos_engine": 17,
     "send_unit": 9,
     "recv_unit": 12,
