@@ -204,8 +204,8 @@ MUTANTS = [
      "stage 2's metadata write of the previous cycle not forwarded (a re-issue right after its "
      "transfer's own visit writes back what the RAM held before)"),
     ("seg-skid-ack-stale", "rtl/qos/transfer_segmenter.sv",
-     "    if (mh_ackmd_we_i && mh_ackmd_waddr_i == sk_node_q) sk_ack_eff = mh_ackmd_wdata_i;\n",
-     "",
+     "assign sk_ack_eff = (mh_ackmd_we_i && mh_ackmd_waddr_i == sk_node_q) ? mh_ackmd_wdata_i :",
+     "assign sk_ack_eff = (1'b0 && mh_ackmd_waddr_i == sk_node_q) ? mh_ackmd_wdata_i :",
      "a node waiting in stage 1's skid misses the handler's ACK-metadata writes (its resolves, "
      "errors and freed TID slots as they were at its dequeue)"),
     ("seg-s2-words-from-ram", "rtl/qos/transfer_segmenter.sv",

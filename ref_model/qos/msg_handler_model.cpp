@@ -67,83 +67,69 @@ void MsgHandlerModel::m2(uint64_t c) {
     st_.observe_mh(c, Mh::ResolveActive, x);
     return;
   }
-  switch (X.park) {
-    case Park::More:
-      st_.observe_mh(c, Mh::WakeMore, x);
-      m3_ = Enq{0, X.own_qid, x};
-      X.where = Where::Queued;
-      break;
-    case Park::NeedCtrl:
-      if (X.err) {
-        st_.observe_mh(c, X.resolved == X.total ? Mh::NeedCtrlErrFinish : Mh::NeedCtrlErrWait, x);
-        if (X.resolved == X.total) finish(x, true, c);
-      } else if (X.resolved + 1 == X.total) {
-        st_.observe_mh(c, Mh::WakeCtrl, x);
-        m3_ = Enq{0, 0, x};
-        X.where = Where::Queued;
-      } else {
-        st_.observe_mh(c, Mh::NeedCtrlWait, x);
-      }
-      break;
-    case Park::Wait:
-      if (X.resolved == X.total) {
-        st_.observe_mh(c, X.err ? Mh::FinishM2Error : Mh::FinishM2Done, x);
-        finish(x, X.err, c);
-      } else {
-        st_.observe_mh(c, Mh::WaitMore, x);
-      }
-      break;
-  }
+  wake_or_finish(c, x, false);
 }
 
 // A re-check: the wake and finish decisions of a resolve, on the transfer as it is, without
 // counting a resolve (design.md section 20).
 void MsgHandlerModel::recheck_m2(uint64_t c, unsigned x) {
-  using Mh = ModelObserver::Mh;
-  Xfer& X = st_.xf[x];
-  if (X.where != Where::Parked) {
-    st_.observe_mh(c, Mh::RecheckNone, x);
+  if (st_.xf[x].where != Where::Parked) {
+    st_.observe_mh(c, ModelObserver::Mh::RecheckNone, x);
     return;
   }
+  wake_or_finish(c, x, true);
+}
+
+// A parked transfer after a resolve (or a re-check): MORE wakes into its own queue; NEED_CTRL
+// wakes into the control queue with one block left (with an error it finishes when all are
+// resolved); WAIT finishes when all are resolved.
+void MsgHandlerModel::wake_or_finish(uint64_t c, unsigned x, bool recheck) {
+  using Mh = ModelObserver::Mh;
+  Xfer& X = st_.xf[x];
+  const bool all = X.resolved == X.total;
+  bool wake_own = false, wake_ctrl = false, fin = false;
+  Mh path = Mh::WaitMore;
   switch (X.park) {
     case Park::More:
-      st_.observe_mh(c, Mh::RecheckWake, x);
-      m3_ = Enq{0, X.own_qid, x};
-      X.where = Where::Queued;
+      wake_own = true;
+      path = recheck ? Mh::RecheckWake : Mh::WakeMore;
       break;
     case Park::NeedCtrl:
       if (X.err) {
-        st_.observe_mh(c, X.resolved == X.total ? Mh::RecheckFinish : Mh::RecheckStay, x);
-        if (X.resolved == X.total) finish(x, true, c);
+        fin = all;
+        path = recheck ? (fin ? Mh::RecheckFinish : Mh::RecheckStay)
+                       : (fin ? Mh::NeedCtrlErrFinish : Mh::NeedCtrlErrWait);
       } else if (X.resolved + 1 == X.total) {
-        st_.observe_mh(c, Mh::RecheckCtrl, x);
-        m3_ = Enq{0, 0, x};
-        X.where = Where::Queued;
+        wake_ctrl = true;
+        path = recheck ? Mh::RecheckCtrl : Mh::WakeCtrl;
       } else {
-        st_.observe_mh(c, Mh::RecheckStay, x);
+        path = recheck ? Mh::RecheckStay : Mh::NeedCtrlWait;
       }
       break;
     case Park::Wait:
-      st_.observe_mh(c, X.resolved == X.total ? Mh::RecheckFinish : Mh::RecheckStay, x);
-      if (X.resolved == X.total) finish(x, X.err, c);
+      fin = all;
+      path = recheck ? (fin ? Mh::RecheckFinish : Mh::RecheckStay)
+                     : (fin ? (X.err ? Mh::FinishM2Error : Mh::FinishM2Done) : Mh::WaitMore);
       break;
   }
+  st_.observe_mh(c, path, x);
+  if (wake_own || wake_ctrl) {
+    m3_ = Enq{0, wake_ctrl ? 0u : X.own_qid, x};
+    X.where = Where::Queued;
+  }
+  if (fin) finish(x, X.err, c);
 }
 
 void MsgHandlerModel::m1(uint64_t c) {
   if (!m1_) return;
   const M1 m = *m1_;
   m1_.reset();
-  if (m.is_rc) {
+  // A re-check and a finish event go on to M2 without a check.
+  if (m.is_rc || m.is_fin) {
     M2 n;
-    n.is_rc = true;
+    n.is_rc = m.is_rc;
     n.xfer = m.rc_xfer;
-    m2_ = n;
-    return;
-  }
-  if (m.is_fin) {
-    M2 n;
-    n.is_fin = true;
+    n.is_fin = m.is_fin;
     n.f = m.f;
     m2_ = n;
     return;

@@ -66,6 +66,7 @@ class MsgHandlerModel {
   };
   void finish(unsigned x, bool err, uint64_t c);
   void recheck_m2(uint64_t c, unsigned x);
+  void wake_or_finish(uint64_t c, unsigned x, bool recheck);
 
   EngineState& st_;
   std::vector<RspIn> rsp_;

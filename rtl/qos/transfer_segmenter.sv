@@ -237,27 +237,26 @@ module transfer_segmenter
   // =======================================================================================
   // Stage 2: decode
   // =======================================================================================
-  ack_md_t ack_base, ack_eff, sk_ack_eff;
+  // A node's ACK metadata as it was at the end of the cycle before: the RAM's word read for it
+  // (with the handler's write of the cycle of that read, which the read-first RAM missed) in
+  // its first cycle, else the register that has kept it current.
+  function automatic ack_md_t ack_held(logic fresh, ack_md_t kept, xfer_t node, ack_md_t ram,
+                                       logic prev_we, xfer_t prev_waddr, ack_md_t prev_wdata);
+    if (!fresh) return kept;
+    return (prev_we && prev_waddr == node) ? prev_wdata : ram;
+  endfunction
 
-  always_comb begin
-    ack_base = s2_ack_q;
-    if (s2_acknew_q) begin
-      ack_base = ackmd_rdata_i;
-      if (mhp_we_q && mhp_waddr_q == s2_node_q) ack_base = mhp_wdata_q;
-    end
-    ack_eff = ack_base;
-    if (mh_ackmd_we_i && mh_ackmd_waddr_i == s2_node_q) ack_eff = mh_ackmd_wdata_i;
-  end
-
-  // The skid's node's ACK metadata, kept current the same way.
-  always_comb begin
-    sk_ack_eff = sk_ack_q;
-    if (sk_new_q) begin
-      sk_ack_eff = ackmd_rdata_i;
-      if (mhp_we_q && mhp_waddr_q == sk_node_q) sk_ack_eff = mhp_wdata_q;
-    end
-    if (mh_ackmd_we_i && mh_ackmd_waddr_i == sk_node_q) sk_ack_eff = mh_ackmd_wdata_i;
-  end
+  ack_md_t ack_base, ack_eff, sk_ack_base, sk_ack_eff;
+  assign ack_base    = ack_held(s2_acknew_q, s2_ack_q, s2_node_q, ackmd_rdata_i, mhp_we_q,
+                                mhp_waddr_q, mhp_wdata_q);
+  assign sk_ack_base = ack_held(sk_new_q, sk_ack_q, sk_node_q, ackmd_rdata_i, mhp_we_q,
+                                mhp_waddr_q, mhp_wdata_q);
+  // ... and with the handler's write of this cycle (kept for the next cycle; the skid's node
+  // is kept current the same way as stage 2's)
+  assign ack_eff    = (mh_ackmd_we_i && mh_ackmd_waddr_i == s2_node_q) ? mh_ackmd_wdata_i :
+                                                                          ack_base;
+  assign sk_ack_eff = (mh_ackmd_we_i && mh_ackmd_waddr_i == sk_node_q) ? mh_ackmd_wdata_i :
+                                                                          sk_ack_base;
 
   line_t       line0, line1;
   logic [63:0] w0, w1, w2, w4, w5;
