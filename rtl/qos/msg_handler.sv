@@ -546,7 +546,8 @@ module msg_handler
     end
   end
   `NI_ASSERT(AckFwdIsCompare, m2_rsp_q || m2_rc_q -> ack_fwd == (ackp_we_q && ackp_waddr_q == x))
-  `NI_ASSERT(ParkFwdIsCompare, m2_rsp_q || m2_rc_q -> park_fwd == (parkp_we_q && parkp_waddr_q == x))
+  `NI_ASSERT(ParkFwdIsCompare, m2_rsp_q || m2_rc_q ->
+                              park_fwd == (parkp_we_q && parkp_waddr_q == x))
   `NI_ASSERT(ResolvedIsInc, !m2_rc_q -> resolved_new == ack_cur.resolved + cnt_t'(1))
   // M2's re-issues-left flag is the compare of its entry against MaxRetries as it was in M1.
   logic [63:0] max_retries_m1_q;

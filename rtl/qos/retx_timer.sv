@@ -9,8 +9,8 @@
 // been out for longer than the timeout (`now - issue > timeout`) becomes a timeout event for
 // the Message Handler, which takes it in the cycle it is offered unless a re-check takes M0
 // then (docs/design.md section 9): the event vanishes and is offered again on the next round.
-// The handler re-issues the block or, with its retries used up, ends it ERROR. Timeout 0 is off; so is any timeout of 2^31 cycles or more (the issue cycles are
-// 32 bits wide).
+// The handler re-issues the block or, with its retries used up, ends it ERROR. Timeout 0 is
+// off; so is any timeout of 2^31 cycles or more (the issue cycles are 32 bits wide).
 `default_nettype none
 `include "ni_assert.svh"
 

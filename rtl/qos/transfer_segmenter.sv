@@ -863,9 +863,9 @@ module transfer_segmenter
   // A transfer in stage 2 is not parked, so the handler never wakes it: its wake toggle is
   // the same with or without the handler's write of this cycle.
   `NI_ASSERT(WakeTogSteady, s2_valid_q && !s2_retx_q -> ack_base.wake_tog == ack_eff.wake_tog)
+  // (free before this cycle's resolve: stage 2 issues only on what it saw at the cycle's start)
   `NI_ASSERT(FreshTidFree, ptt_we_o && !s2_retx_q -> !(ptt_valid_i[ptt_waddr_o] ||
-                                      (ptt_set_i && ptt_set_tid_i == ptt_waddr_o)) ||
-                                    (ptt_clr_i && ptt_clr_tid_i == ptt_waddr_o))
+                                      (ptt_set_i && ptt_set_tid_i == ptt_waddr_o)))
   `NI_ASSERT(PopOnlyAvailable, tid_pop_o -> tid_count_i != '0)
   `NI_ASSERT(InflightFits, s2_valid_q && !s2_retx_q -> inflight == cnt_t'(infl))
   `NI_ASSERT(LastWithoutCarry, s2_valid_q -> is_last == (k + cnt_t'(1) == total))

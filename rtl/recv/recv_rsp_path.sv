@@ -5,8 +5,8 @@
 // response stream and the engine's acceptance, decided in the Message Handler, are on two
 // sides of a register, docs/design.md section 20). A head beat with a good hcrc, addressed
 // to this node and of kind ACK or NACK is decoded into the FIFO, whose head is the engine's
-// rsp port; anything else is dropped (counter 18 for a bad hcrc, 22 otherwise: misrouted or not a response). It
-// never depends on req_rx or req_tx.
+// rsp port; anything else is dropped (counter 18 for a bad hcrc, 22 otherwise: misrouted or
+// not a response). It never depends on req_rx or req_tx.
 `default_nettype none
 `include "ni_assert.svh"
 
