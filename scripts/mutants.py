@@ -74,8 +74,8 @@ MUTANTS = [
      "(32'(infl) + 1 < MaxOutstanding);", "(32'(infl) < MaxOutstanding);",
      "one more block in flight than MaxOutstanding"),
     ("priority-swap", "rtl/qos/transfer_segmenter.sv",
-     "for (int q = NumQueues - 1; q >= 0; q--) begin", "for (int q = 0; q < NumQueues; q++) begin",
-     "lowest-priority eligible queue served first"),
+     "    .in_i (eligible),", "    .in_i (eligible & (eligible - NumQueues'(1'b1))),",
+     "the highest-priority eligible queue passed over while another is eligible"),
     ("missed-fid-return", "rtl/qos/msg_handler.sv",
      "assign fid4_push_o   = finish_o && (fin_kind == Kind4x);",
      "assign fid4_push_o   = finish_o && (fin_kind == Kind4x) && !m2_fin_q;",
@@ -213,6 +213,15 @@ MUTANTS = [
      "assign line0    = (!s2_mdnew_q && 1'b0) ? s2_line0_q : s2_node_q[0] ? tt_odd_i : tt_even_i;",
      "stage 2, holding, reads its descriptor from the Transfer Table's output, which stage 1's "
      "read for the skid has replaced"),
+    ("pick-dequeue-unreserved", "rtl/qos/transfer_segmenter.sv",
+     "               2'(deq_o && pick_q == qid_t'(QTid));",
+     "               2'(1'b0 && pick_q == qid_t'(QTid));",
+     "stage 1 picks the TID-only queue for the next cycle without counting the TID its own "
+     "dequeue of this cycle will take"),
+    ("pick-last-node-again", "rtl/qos/sched_queues.sv",
+     "  assign remain_o     = ~pend_first_d;", "  assign remain_o     = ~empty_eff;",
+     "stage 1 picks for the next cycle a queue whose last node it dequeues now (the queues as "
+     "they were at the start of the cycle)"),
     ("recheck-lost", "rtl/qos/msg_handler.sv",
      "  assign rc_d = m2_res && seg_park_we_i && seg_park_waddr_i == x &&",
      "  assign rc_d = 1'b0 && seg_park_we_i && seg_park_waddr_i == x &&",

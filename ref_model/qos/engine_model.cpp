@@ -95,7 +95,7 @@ void EngineModel::end_cycle(uint64_t c) {
                       " a re-issue request; model: " + std::to_string(st_.rq.size()) +
                       " waiting, the skid " + (s1_free ? "empty" : "full"));
     }
-    sched_.check_dequeue(c, s1_free && !retx_pop, seg_.held());
+    sched_.check_dequeue(c, s1_free && !retx_pop, seg_.holders());
     mh_.m2(c);
     mh_.m1(c);
     mh_.m0(c);
@@ -115,7 +115,7 @@ void EngineModel::end_cycle(uint64_t c) {
     }
     cpu_.writes(c);
     rd_.cycle(c);
-    sched_.check_enqueue(c, seg_.held());
+    sched_.check_enqueue(c);
     if (const auto e = sched_.apply(c)) seg_.load(*e, t.deq_qid);
     if (retx_pop) {
       seg_.load_retx(st_.rq.front());

@@ -97,10 +97,8 @@ class EngineModel {
   unsigned fin_fifo_size() const { return unsigned(st_.fin_fifo.size()); }
   unsigned queue_count() const { return sched_.count(); }
   unsigned queue_depth(unsigned q) const { return sched_.depth(q); }
-  // Queue q holds something but its IDs are not available (stage 1 must skip it).
-  bool queue_blocked(unsigned q) const {
-    return sched_.depth(q) != 0 && !sched_.eligible(q, seg_.held());
-  }
+  // Queue q holds something but its IDs are not available (stage 1's last pick skipped it).
+  bool queue_blocked(unsigned q) const { return sched_.blocked(q); }
   const Config& config() const { return st_.cfg; }
 
  private:

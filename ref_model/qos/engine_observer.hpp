@@ -64,6 +64,13 @@ class ModelObserver {
     ReadNotifyWait,  // last block of a notifying read, others in flight: nothing issued, park MORE
     HoldErrResolve,  // stage 2 holds: the Message Handler resolves a block of it with an error
   };
+  // Stage 1's pick for the next cycle (docs/design.md section 6), where it differs from a
+  // pick made after this cycle's dequeue with stage 2's reservation alone.
+  enum class Pick : uint8_t {
+    LastNodeLeft,       // this cycle's dequeue takes its queue's last node: not picked again
+    ReservedByDequeue,  // a queue's IDs are taken by the reservation of this cycle's dequeue
+    ReservedBySkid,     // ... by the reservation of the skid's node
+  };
   struct S2Event {
     S2 path;
     unsigned xfer = 0;
@@ -79,6 +86,7 @@ class ModelObserver {
     (void)cycle, (void)path, (void)xfer;
   }
   virtual void on_s2(uint64_t cycle, const S2Event& e) { (void)cycle, (void)e; }
+  virtual void on_pick(uint64_t cycle, Pick p) { (void)cycle, (void)p; }
 };
 
 }  // namespace ni

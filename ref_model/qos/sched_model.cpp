@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <sstream>
 
+#include "ref_model/qos/engine_observer.hpp"
 #include "ref_model/qos/queues.hpp"
 
 namespace ni {
@@ -24,29 +25,30 @@ bool SchedModel::is_4x_no(unsigned q) const {
   return q >= 2 + 3 * L && q < 2 + 4 * L;
 }
 
-// Eligibility at the start of the cycle (docs/design.md section 6, stage 1).
-bool SchedModel::eligible(unsigned q, const std::optional<Held>& held) const {
-  if (queues_[q].empty()) return false;
-  if (q == 1) {
-    const bool reserved = held && held->qid == 1;
-    return st_.tid_fifo.size() > (reserved ? 1u : 0u);
-  }
-  if (is_1x_no(q)) {
-    const bool reserved = held && is_1x_no(held->qid);
-    return st_.fid1_fifo.size() > (reserved ? 1u : 0u);
-  }
-  if (is_4x_no(q)) {
-    const bool reserved = held && is_4x_no(held->qid);
-    return st_.fid4_fifo.size() > (reserved ? 1u : 0u);
-  }
+void SchedModel::reserve(Reserve& r, unsigned qid) const {
+  if (qid == 1) ++r.tid;
+  if (is_1x_no(qid)) ++r.fid1;
+  if (is_4x_no(qid)) ++r.fid4;
+}
+
+// Whether queue q's IDs are available beside the reservations `r` (docs/design.md section 6,
+// stage 1), from the ID FIFOs' fill at the start of the cycle.
+bool SchedModel::ids_ok(unsigned q, const Reserve& r) const {
+  if (q == 1) return st_.tid_fifo.size() > r.tid;
+  if (is_1x_no(q)) return st_.fid1_fifo.size() > r.fid1;
+  if (is_4x_no(q)) return st_.fid4_fifo.size() > r.fid4;
   return true;
+}
+
+bool SchedModel::eligible(unsigned q, const Reserve& r) const {
+  return !queues_[q].empty() && ids_ok(q, r);
 }
 
 bool SchedModel::empty() const {
   return std::all_of(queues_.begin(), queues_.end(), [](const auto& q) { return q.empty(); });
 }
 
-std::string SchedModel::describe(const std::optional<Held>& held) const {
+std::string SchedModel::describe() const {
   std::ostringstream os;
   for (unsigned q = 0; q < queues_.size(); ++q) {
     if (queues_[q].empty()) continue;
@@ -59,48 +61,75 @@ std::string SchedModel::describe(const std::optional<Held>& held) const {
       }
       os << " " << e.xfer << (e.first ? "*" : "");
     }
-    os << (eligible(q, held) ? "  [eligible]" : "  [not eligible]") << "\n";
+    os << (ids_ok(q, res_) ? "" : "  [IDs not available]") << "\n";
   }
   os << "  TID FIFO " << st_.tid_fifo.size() << ", 1xFID FIFO " << st_.fid1_fifo.size()
-     << ", 4xFID FIFO " << st_.fid4_fifo.size() << ", stage 2 "
-     << (held ? std::to_string(held->xfer) + " from queue " + std::to_string(held->qid) : "empty")
-     << "\n";
+     << ", 4xFID FIFO " << st_.fid4_fifo.size()
+     << "; reserved by stage 2, the skid and stage 1: " << res_.tid << " / " << res_.fid1 << " / "
+     << res_.fid4 << "; picked for the next cycle: "
+     << (pick_ ? queue_name(*pick_, st_.cfg.intra_prios) : std::string("nothing")) << "\n";
   return os.str();
 }
 
-void SchedModel::check_dequeue(uint64_t c, bool s1_free, const std::optional<Held>& held) {
+void SchedModel::check_dequeue(uint64_t c, bool s1_free, const std::vector<Held>& holders) {
   const CycleTaps& t = st_.taps;
   const unsigned L = st_.cfg.intra_prios;
-  int pick = -1;
-  for (unsigned q = 0; q < queues_.size(); ++q) {
-    if (eligible(q, held)) {
-      pick = int(q);
-      break;
+  // The dequeue: the queue picked the cycle before, when stage 1 is free.
+  const std::optional<unsigned> deq = s1_free ? pick_ : std::nullopt;
+  if (deq) {
+    if (queues_[*deq].empty()) {
+      st_.fail(c, "model: queue " + queue_name(*deq, L) + " picked the cycle before is empty",
+               describe());
+      return;
     }
-  }
-  if (s1_free && pick >= 0) {
-    const Entry& e = queues_[unsigned(pick)].front();
+    const Entry& e = queues_[*deq].front();
     if (!t.deq) {
-      st_.fail(c, "segmenter idle although queue " + queue_name(unsigned(pick), L) + " is eligible",
-               describe(held), int(e.xfer));
-    } else if (t.deq_qid != unsigned(pick) || t.deq_node != e.xfer || t.deq_first != e.first) {
+      st_.fail(
+          c, "segmenter idle although it picked queue " + queue_name(*deq, L) + " the cycle before",
+          describe(), int(e.xfer));
+    } else if (t.deq_qid != *deq || t.deq_node != e.xfer || t.deq_first != e.first) {
       st_.fail(c,
                "dequeue choice: expected transfer " + std::to_string(e.xfer) +
-                   (e.first ? "*" : "") + " from " + queue_name(unsigned(pick), L) + ", DUT took " +
+                   (e.first ? "*" : "") + " from " + queue_name(*deq, L) + ", DUT took " +
                    std::to_string(t.deq_node) + (t.deq_first ? "*" : "") + " from queue " +
                    std::to_string(t.deq_qid),
-               describe(held), int(e.xfer));
+               describe(), int(e.xfer));
     }
   } else if (t.deq) {
     st_.fail(c,
              "dequeue of transfer " + std::to_string(t.deq_node) + " from queue " +
                  std::to_string(t.deq_qid) +
-                 (s1_free ? " although no queue is eligible" : " while the skid is full"),
-             describe(held), int(t.deq_node));
+                 (s1_free ? " although no queue was picked the cycle before"
+                          : " while the skid is full or a re-issue request goes first"),
+             describe(), int(t.deq_node));
+  }
+  // The pick for the next cycle, beside every reservation that can last into it.
+  res_ = Reserve{};
+  Reserve s2_only;  // stage 2's alone, for the coverage of the others
+  for (const Held& h : holders) reserve(res_, h.qid);
+  if (!holders.empty()) reserve(s2_only, holders.front().qid);
+  const Reserve no_deq = res_;
+  if (deq) reserve(res_, *deq);
+  pick_.reset();
+  for (unsigned q = 0; q < queues_.size(); ++q) {
+    const std::size_t left = queues_[q].size() - (deq && *deq == q ? 1 : 0);
+    if (left != 0 && ids_ok(q, res_)) {
+      pick_ = q;
+      break;
+    }
+  }
+  if (ModelObserver* o = st_.observer) {
+    using P = ModelObserver::Pick;
+    if (deq && queues_[*deq].size() == 1) o->on_pick(c, P::LastNodeLeft);
+    for (unsigned q = 0; q < queues_.size(); ++q) {
+      if (queues_[q].size() - (deq && *deq == q ? 1 : 0) == 0 || ids_ok(q, res_)) continue;
+      if (ids_ok(q, no_deq)) o->on_pick(c, P::ReservedByDequeue);
+      if (!ids_ok(q, no_deq) && ids_ok(q, s2_only)) o->on_pick(c, P::ReservedBySkid);
+    }
   }
 }
 
-void SchedModel::check_enqueue(uint64_t c, const std::optional<Held>& held) {
+void SchedModel::check_enqueue(uint64_t c) {
   const CycleTaps& t = st_.taps;
   std::vector<Enq>& exp = st_.exp_enq;
   const unsigned L = st_.cfg.intra_prios;
@@ -109,7 +138,7 @@ void SchedModel::check_enqueue(uint64_t c, const std::optional<Held>& held) {
       st_.fail(c,
                "unexpected enqueue of transfer " + std::to_string(t.enq_node) + " into queue " +
                    std::to_string(t.enq_qid) + " by " + enqueue_source_name(t.enq_src),
-               describe(held), int(t.enq_node));
+               describe(), int(t.enq_node));
     }
     return;
   }

@@ -14,6 +14,13 @@ std::optional<SchedModel::Held> SegmenterModel::held() const {
   return SchedModel::Held{s2_->xfer, s2_->qid};
 }
 
+std::vector<SchedModel::Held> SegmenterModel::holders() const {
+  std::vector<SchedModel::Held> h;
+  if (s2_) h.push_back(SchedModel::Held{s2_->xfer, s2_->qid});
+  if (sk_) h.push_back(SchedModel::Held{sk_->xfer, sk_->qid});
+  return h;
+}
+
 // What stage 1 takes enters stage 2 when stage 2 is free at the end of the cycle (empty, or it
 // fired), else the skid (empty whenever stage 1 takes something).
 void SegmenterModel::enter(const Slot& s) {

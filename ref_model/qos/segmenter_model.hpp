@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 #include "ref_model/qos/engine_scoreboard.hpp"
 #include "ref_model/qos/engine_state.hpp"
@@ -20,9 +21,11 @@ class SegmenterModel {
  public:
   SegmenterModel(EngineState& st, EngineScoreboard& sb) : st_(st), sb_(sb) {}
 
-  // The node stage 2 holds, with the queue it came from (its ID reservation: nothing is
-  // dequeued while the skid holds a node, so the skid's node reserves nothing).
+  // The node stage 2 holds, with the queue it came from.
   std::optional<SchedModel::Held> held() const;
+  // The nodes of stage 2 and the skid, each reserving an ID of the queue it came from (a
+  // re-issue request's queue is the control queue's: it reserves nothing).
+  std::vector<SchedModel::Held> holders() const;
   // Stage 1 dequeued `e` from queue `qid`.
   void load(const SchedModel::Entry& e, unsigned qid);
   // Stage 1 took the re-issue request `r` (design.md 8.1).

@@ -205,7 +205,7 @@ module qos_engine
   logic [3:0][QW-1:0] enq_qid;
   logic [3:0][XferW-1:0] enq_node;
   logic [3:0]         enq_first;
-  logic [NumQueues-1:0] q_nonempty;
+  logic [NumQueues-1:0] q_nonempty, q_remain;
   logic               deq;
   qid_t               deq_qid;
   xfer_t              deq_node;
@@ -263,6 +263,7 @@ module qos_engine
     .enq_node_i (enq_node),
     .enq_first_i(enq_first),
     .nonempty_o (q_nonempty),
+    .remain_o   (q_remain),
     .deq_i      (deq),
     .deq_qid_i  (QW'(deq_qid)),
     .deq_node_o (deq_node),
@@ -698,6 +699,7 @@ module qos_engine
     .rst_ni          (rst_ni),
     .node_id_i       (NodeRegs ? node_id_i : node_t'(0)),
     .q_nonempty_i    (q_nonempty),
+    .q_remain_i      (q_remain),
     .deq_o           (deq),
     .deq_qid_o       (deq_qid),
     .deq_node_i      (deq_node),

@@ -11,7 +11,9 @@
 // queue. The dequeue output is combinational: `deq_node_o`/`deq_first_o` are the head of
 // queue `deq_qid_i`. A dequeue reads the next link from the RAM; its result arrives one cycle
 // later and is forwarded as the head when the same queue is dequeued again in that cycle, so
-// back-to-back dequeues from one queue work at full rate.
+// back-to-back dequeues from one queue work at full rate. `remain_o` is `nonempty_o` less the
+// queue whose last node this cycle's dequeue takes: the segmenter picks the next cycle's
+// queue from it.
 //
 // The enqueue is written behind: each source's grant and request are registered as they
 // come, and the granted node enters its queue's head, tail, link and empty flag in the next
@@ -43,6 +45,9 @@ module sched_queues #(
   input  logic [NumSrc-1:0]           enq_first_i,
   // dequeue
   output logic [NumQueues-1:0]        nonempty_o,
+  // the queues that still hold a node once this cycle's dequeue is done (this cycle's enqueue
+  // not counted: it enters in the next cycle's `nonempty_o`)
+  output logic [NumQueues-1:0]        remain_o,
   input  logic                        deq_i,
   input  logic [QidW-1:0]             deq_qid_i,
   output logic [NodeW-1:0]            deq_node_o,
@@ -144,11 +149,14 @@ module sched_queues #(
     deq_tail = pend_here[deq_qid_i] ? pend_entry.node : tail_q[deq_qid_i];
   end
 
-  // The queue read by last cycle's dequeue has the link as its head: its compare with that
-  // queue's tail is made on the queue named by the register, beside the dequeue's pick.
+  // The queue read by last cycle's dequeue has the link as its head. It is the queue's last
+  // node when it is the tail that queue had after that dequeue (`fwd_tail_q`, picked then) and
+  // no node has entered behind it since (the pending node, in this cycle's `pend_here`): the
+  // link's compare needs no pick of the 34 tails behind the RAM's output.
   logic       fwd_last;
+  logic [NodeW-1:0] fwd_tail_q;
   logic [NumQueues-1:0] last_vec;  // per queue: its (non-forwarded) head is its last node
-  assign fwd_last = link_eff.node == (pend_here[fwd_qid_q] ? pend_entry.node : tail_q[fwd_qid_q]);
+  assign fwd_last = !pend_here[fwd_qid_q] && link_eff.node == fwd_tail_q;
   assign last_vec = (pend_here & pend_first_q) | (~pend_here & one_q);
   assign deq_last = (fwd_valid_q && fwd_qid_q == deq_qid_i) ? fwd_last : last_vec[deq_qid_i];
   assign deq_node_o  = deq_head.node;
@@ -178,6 +186,7 @@ module sched_queues #(
   // Queues with no node at the end of this cycle but for this cycle's enqueue: the one
   // entering one of them is its head (an empty queue, or the one whose last node leaves now).
   assign pend_first_d = empty_eff | (deq_here & {NumQueues{deq_last}});
+  assign remain_o     = ~pend_first_d;
 
   always_comb begin
     head_d      = head_q;
@@ -218,6 +227,7 @@ module sched_queues #(
       pend_first_q <= '0;
       lfwd_q       <= 1'b0;
       lfwd_entry_q <= '0;
+      fwd_tail_q   <= '0;
     end else begin
       head_q       <= head_d;
       tail_q       <= tail_d;
@@ -235,6 +245,7 @@ module sched_queues #(
       if (link_re) begin
         lfwd_q       <= link_we && (link_waddr == link_raddr);
         lfwd_entry_q <= pend_entry;
+        fwd_tail_q   <= deq_tail;
       end
     end
   end
@@ -271,6 +282,8 @@ module sched_queues #(
   `NI_ASSERT(LastIsCompare, deq_i -> deq_last == (deq_head.node == deq_tail))
   `NI_ASSERT(PendHereIsQid, pend_here == (pend ? NumQueues'(1'b1) << pend_qid : '0))
   `NI_ASSERT(FwdNotPendHead, fwd_valid_q -> !pend_head[fwd_qid_q])
+  // The tail kept for the forwarded head's compare is its queue's tail register.
+  `NI_ASSERT(FwdTailIsTail, fwd_valid_q -> fwd_tail_q == tail_q[fwd_qid_q])
 
 `ifndef SYNTHESIS
   // Shadow membership: a node is never enqueued while it is already in some queue.

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // Transfer Segmenter (thesis 3.9, docs/design.md section 6): a three-stage pipeline.
 //
-// Stage 1 picks the highest-priority eligible scheduling queue, dequeues its head and reads
-// the transfer's descriptor (both Transfer Table banks), its segmenter metadata and the
+// Stage 1 dequeues the head of the scheduling queue it picked the cycle before (the
+// highest-priority queue that is eligible once that cycle's dequeue is done, a register) and
+// reads the transfer's descriptor (both Transfer Table banks), its segmenter metadata and the
 // segmenter's copy of its ACK metadata. It dequeues whenever its one-entry skid is empty (a
 // register), not when stage 2 fires: a node dequeued while stage 2 holds waits in the skid,
 // its ACK metadata kept current there, and enters stage 2 when stage 2 fires.
@@ -31,8 +32,11 @@ module transfer_segmenter
   input  logic                 rst_ni,
   // this node's id (ICD 16: the local destination of a read request; 0 in qos_engine alone)
   input  node_t                node_id_i,
-  // scheduling queues: dequeue side and the segmenter's enqueue source
+  // scheduling queues: dequeue side and the segmenter's enqueue source (`q_remain_i`: the
+  // queues that hold a node once this cycle's dequeue is done, this cycle's enqueue not
+  // counted; `q_nonempty_i` only for the assertions)
   input  logic [NumQueues-1:0] q_nonempty_i,
+  input  logic [NumQueues-1:0] q_remain_i,
   output logic                 deq_o,
   output qid_t                 deq_qid_o,
   input  xfer_t                deq_node_i,
@@ -181,35 +185,59 @@ module transfer_segmenter
   ack_md_t mhp_wdata_q;
 
   // =======================================================================================
-  // Stage 1: queue selection
+  // Stage 1: queue selection, a cycle ahead of the dequeue
   // =======================================================================================
+  // The pick for the next cycle, from this cycle's registers: the queues that keep a node
+  // after this cycle's dequeue (a queue whose last node leaves now is not picked; a node
+  // enqueued now is picked from the cycle after), and each ID FIFO's count against the IDs
+  // that stage 2, the skid and this cycle's dequeue may still take from it. Those are all the
+  // nodes that can hold a reservation in the next cycle, and the count loses only what stage 2
+  // pops, which the node popping releases: the picked queue is still eligible when it is
+  // dequeued (`PickStillEligible`).
   logic [NumQueues-1:0] eligible;
   logic                 tid_ok, fid1_ok, fid4_ok;
-  logic                 res_tid, res_fid1, res_fid4;
-  qid_t                 pick;
-  logic                 any_eligible;
+  logic [1:0]           res_tid, res_fid1, res_fid4;
+  qid_t                 pick, pick_q;
+  logic                 any_eligible, pick_valid_q;
 
-  assign res_tid  = s2_valid_q && (s2_qid_q == qid_t'(QTid));
-  assign res_fid1 = s2_valid_q && is_1x_no(s2_qid_q);
-  assign res_fid4 = s2_valid_q && is_4x_no(s2_qid_q);
+  always_comb begin
+    res_tid  = 2'(s2_valid_q && s2_qid_q == qid_t'(QTid)) +
+               2'(sk_valid_q && sk_qid_q == qid_t'(QTid)) +
+               2'(deq_o && pick_q == qid_t'(QTid));
+    res_fid1 = 2'(s2_valid_q && is_1x_no(s2_qid_q)) + 2'(sk_valid_q && is_1x_no(sk_qid_q)) +
+               2'(deq_o && is_1x_no(pick_q));
+    res_fid4 = 2'(s2_valid_q && is_4x_no(s2_qid_q)) + 2'(sk_valid_q && is_4x_no(sk_qid_q)) +
+               2'(deq_o && is_4x_no(pick_q));
+  end
   assign tid_ok   = tid_count_i  > TidCntW'(res_tid);
   assign fid1_ok  = fid1_count_i > Fid1CntW'(res_fid1);
   assign fid4_ok  = fid4_count_i > Fid4CntW'(res_fid4);
 
   always_comb begin
     for (int q = 0; q < NumQueues; q++) begin
-      if (q == QTid)             eligible[q] = q_nonempty_i[q] && tid_ok;
-      else if (is_1x_no(qid_t'(q))) eligible[q] = q_nonempty_i[q] && fid1_ok;
-      else if (is_4x_no(qid_t'(q))) eligible[q] = q_nonempty_i[q] && fid4_ok;
-      else                       eligible[q] = q_nonempty_i[q];
+      if (q == QTid)             eligible[q] = q_remain_i[q] && tid_ok;
+      else if (is_1x_no(qid_t'(q))) eligible[q] = q_remain_i[q] && fid1_ok;
+      else if (is_4x_no(qid_t'(q))) eligible[q] = q_remain_i[q] && fid4_ok;
+      else                       eligible[q] = q_remain_i[q];
     end
-    pick         = '0;
-    any_eligible = 1'b0;
-    for (int q = NumQueues - 1; q >= 0; q--) begin
-      if (eligible[q]) begin
-        pick         = qid_t'(q);
-        any_eligible = 1'b1;
-      end
+  end
+
+  // The highest-priority (lowest-numbered) eligible queue, by a balanced tree.
+  logic [$clog2(NumQueues)-1:0] pick_idx;
+  first_set #(.Width(NumQueues)) u_pick (
+    .in_i (eligible),
+    .any_o(any_eligible),
+    .idx_o(pick_idx)
+  );
+  assign pick = qid_t'(pick_idx);
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      pick_valid_q <= 1'b0;
+      pick_q       <= '0;
+    end else begin
+      pick_valid_q <= any_eligible;
+      pick_q       <= pick;
     end
   end
 
@@ -221,8 +249,8 @@ module transfer_segmenter
 
   assign retx_pop      = rq_valid_i && !sk_valid_q;
   assign rq_pop_o      = retx_pop;
-  assign deq_o         = any_eligible && !sk_valid_q && !rq_valid_i;
-  assign deq_qid_o     = pick;
+  assign deq_o         = pick_valid_q && !sk_valid_q && !rq_valid_i;
+  assign deq_qid_o     = pick_q;
   assign s1_node       = rq_valid_i ? rq_i.e.xfer : deq_node_i;
   assign tt_re_o       = deq_o || retx_pop;
   assign tt_row_o      = s1_node[XferW-1:1];
@@ -758,7 +786,7 @@ module transfer_segmenter
       s2_valid_d = 1'b1;
       s2_node_d  = deq_node_i;
       s2_first_d = deq_first_i;
-      s2_qid_d   = pick;
+      s2_qid_d   = pick_q;
       s2_retx_d  = 1'b0;
     end else begin
       s2_valid_d = 1'b0;
@@ -784,7 +812,7 @@ module transfer_segmenter
       if (sk_load) begin
         sk_node_q  <= s1_node;
         sk_first_q <= !retx_pop && deq_first_i;
-        sk_qid_q   <= retx_pop ? qid_t'(QCtrl) : pick;
+        sk_qid_q   <= retx_pop ? qid_t'(QCtrl) : pick_q;
         sk_retx_q  <= retx_pop;
         sk_rq_q    <= rq_i;
       end
@@ -881,6 +909,15 @@ module transfer_segmenter
   `NI_ASSERT(NoDeqWithRetx, !(deq_o && retx_pop))
   // The skid fills only while stage 2 holds, and empties into it when stage 2 is free.
   `NI_ASSERT(SkidBehindStage2, sk_valid_q -> s2_valid_q)
+  logic [NumQueues-1:0] deq_hot;
+  assign deq_hot = NumQueues'(1'b1) << deq_qid_o;
+  // The queue picked the cycle before still holds a node and its IDs are still available
+  // beside what stage 2 holds (the skid is empty when stage 1 dequeues).
+  `NI_ASSERT(PickStillEligible, deq_o -> |(q_nonempty_i & deq_hot) &&
+      (deq_qid_o != qid_t'(QTid) ||
+       tid_count_i > TidCntW'(s2_valid_q && s2_qid_q == qid_t'(QTid))) &&
+      (!is_1x_no(deq_qid_o) || fid1_count_i > Fid1CntW'(s2_valid_q && is_1x_no(s2_qid_q))) &&
+      (!is_4x_no(deq_qid_o) || fid4_count_i > Fid4CntW'(s2_valid_q && is_4x_no(s2_qid_q))))
 
 endmodule
 

@@ -18,6 +18,7 @@
 // Proven outside reset:
 //   enq_ready_o exact (fixed priority), at most one grant (the RTL's OneGrant)
 //   nonempty_o[q] == the shadow queue q is not empty                     (empty flags exact)
+//   remain_o[q] == the same, less a queue whose one node the dequeue takes   (the next pick's)
 //   deq_node_o / deq_first_o == the shadow head of queue deq_qid_i       (contents, in order)
 //   `where`, a second shadow fed by the DUT's own outputs (a node joins the queue it is
 //   enqueued to, and leaves when the DUT presents it on deq_node_o): a dequeued node is one
@@ -52,7 +53,7 @@ module fv_sched_queues #(
 );
 
   logic [NumSrc-1:0]    enq_ready;
-  logic [NumQueues-1:0] nonempty;
+  logic [NumQueues-1:0] nonempty, remain;
   logic [NodeW-1:0]     deq_node;
   logic                 deq_first;
 
@@ -69,6 +70,7 @@ module fv_sched_queues #(
     .enq_node_i (enq_node_i),
     .enq_first_i(enq_first_i),
     .nonempty_o (nonempty),
+    .remain_o   (remain),
     .deq_i      (deq_i),
     .deq_qid_i  (deq_qid_i),
     .deq_node_o (deq_node),
@@ -257,6 +259,8 @@ module fv_sched_queues #(
       // ports
       a_ready     : assert (enq_ready == want_ready);
       a_nonempty  : assert (nonempty == ref_nonempty);
+      a_remain    : assert (remain == (ref_nonempty & ~((deq_i && len_q[deq_qid_i] == LenW'(1)) ?
+                                                        NumQueues'(1'b1) << deq_qid_i : '0)));
       if (32'(deq_qid_i) < NumQueues && len_q[deq_qid_i] != '0) begin
         a_deq_node  : assert (deq_node == node_of(deq_ref_head));
         a_deq_first : assert (deq_first == deq_ref_head[EntW-1]);

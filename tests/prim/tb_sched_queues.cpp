@@ -12,7 +12,8 @@
 //     whenever that queue is non-empty (whether deq_i is high or not); with deq_i the head
 //     leaves at the edge. Dequeue then enqueue: the last node of a queue can leave while a
 //     node is enqueued to it.
-//   * nonempty_o: one bit per queue.
+//   * nonempty_o: one bit per queue; remain_o: the same less the queue whose last node a
+//     dequeue takes in this cycle (this cycle's enqueue not counted).
 // Input contract (the module's assertions): deq_i only for an in-range non-empty queue; the
 // granted source's qid in range; a node is enqueued only when it is in no queue, or is the
 // node dequeued in the same cycle. Non-granted sources may present anything.
@@ -333,6 +334,11 @@ void lockstep_run(const Config& cfg, const char* what) {
     }
     chk.expect("enq_ready_o", want_ready, h->enq_ready_o);
     chk.expect("nonempty_o", model.nonempty(), h->nonempty_o);
+    // The queues that keep a node once this cycle's dequeue is done (its enqueue not counted).
+    std::uint64_t want_remain = model.nonempty();
+    if (in.deq && in.deq_qid < cfg.queues && model.queue(in.deq_qid).size() == 1)
+      want_remain &= ~(std::uint64_t{1} << in.deq_qid);
+    chk.expect("remain_o", want_remain, h->remain_o);
     if (in.deq_qid < cfg.queues && !model.queue(in.deq_qid).empty()) {
       const Entry& e = model.queue(in.deq_qid).front();
       chk.expect("deq_node_o", e.node, h->deq_node_o);

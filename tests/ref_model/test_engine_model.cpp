@@ -58,7 +58,9 @@ struct Rsp {
 // The event stream of InlineRun for cycles 0..15: `rsps` are the response handshakes (the
 // real ACK of TID 0 seq 0 at cycle 10 by default), `done_at` the cycle the DONE status change
 // is reported, `tweak(cycle, taps, send_pkt)` may change a cycle's taps and whether the packet
-// leaves in cycle 6, `pkt` replaces the packet. Stops at the first failure.
+// leaves in cycle 7, `pkt` replaces the packet. Stops at the first failure. The transfer is
+// enqueued in cycle 2, its queue picked in cycle 3 and dequeued in cycle 4; stage 2 writes the
+// packet in cycle 5, and it leaves the packet queue in cycle 7.
 std::unique_ptr<EngineModel> run_inline(
     const std::function<void(uint64_t, CycleTaps&, bool&)>& tweak = nullptr,
     const Bits512* pkt = nullptr, const std::vector<Rsp>& rsps = {{10, 0, 0}},
@@ -67,7 +69,7 @@ std::unique_ptr<EngineModel> run_inline(
   auto m = std::make_unique<EngineModel>();
   for (uint64_t c = 0; c < 16 && !m->failed(); ++c) {
     CycleTaps t = idle_taps();
-    bool send_pkt = c == 6;
+    bool send_pkt = c == 7;
     if (c == 2) {
       t.axi_enq_req = true;
       t.enq = true;
@@ -75,17 +77,17 @@ std::unique_ptr<EngineModel> run_inline(
       t.enq_qid = 1;
       t.enq_node = 0;
     }
-    if (c == 3) {
+    if (c == 4) {
       t.deq = true;
       t.deq_qid = 1;
       t.deq_node = 0;
       t.deq_first = true;
     }
-    if (c == 4) {
+    if (c == 5) {
       t.s2_fire = true;
       t.s2_node = 0;
     }
-    if (c == 6) t.pkt_valid = true;
+    if (c == 7) t.pkt_valid = true;
     for (const Rsp& x : rsps) {
       if (x.cycle == c) t.rsp_valid = t.rsp_ready = true;
     }
@@ -113,10 +115,11 @@ std::unique_ptr<EngineModel> run_inline(
 // A TID-only memory transfer of two blocks on page 0 channel 0: 65,636 bytes from 0x1000 to
 // node 2 address 0 (block 0: 65,536 bytes, block 1: 100 bytes from 0x11000 to 0x10000),
 // written like InlineRun (live in cycle 1, enqueued into the TID-only queue in cycle 2, B in
-// cycle 2). Stage 1 dequeues it in cycle 3; stage 2 issues block 0 (TID 0, seq 0) in cycle 4
-// on the stage-3 bypass and re-enqueues it (in flight 1 < MaxOutstanding 2); stage 1 dequeues
-// it again in cycle 5; stage 2 issues block 1 (TID 1, seq 1) in cycle 6, which leaves stage 3
-// in cycle 7; the transfer parks (WAIT). ACKs of TID 0 and TID 1 in cycles 10 and 11 resolve it
+// cycle 2). Stage 1 picks its queue in cycle 3 and dequeues it in cycle 4; stage 2 issues
+// block 0 (TID 0, seq 0) in cycle 5 on the stage-3 bypass and re-enqueues it (in flight 1 <
+// MaxOutstanding 2); stage 1 picks it again in cycle 6 and dequeues it in cycle 7; stage 2
+// issues block 1 (TID 1, seq 1) in cycle 8, which leaves stage 3 in cycle 9; the transfer
+// parks (WAIT). ACKs of TID 0 and TID 1 in cycles 10 and 11 resolve it
 // in M2 at cycles 12 and 13: DONE reported in cycle 13.
 struct TwoBlockRun {
   Descriptor d;
@@ -165,15 +168,15 @@ std::unique_ptr<EngineModel> run_two_blocks(
       t.axi_enq_req = true;
       enq(2);  // AXI slave: the register's enqueue of the transfer made live in cycle 1
     }
-    if (c == 3) deq(true);
-    if (c == 4) {
+    if (c == 4) deq(true);
+    if (c == 5) {
       t.s2_fire = true;
       enq(1);  // segmenter: re-enqueue
       t.blk_valid = true;
     }
-    if (c == 5) deq(false);
-    if (c == 6) t.s2_fire = true;
-    if (c == 7) t.blk_valid = true;
+    if (c == 7) deq(false);
+    if (c == 8) t.s2_fire = true;
+    if (c == 9) t.blk_valid = true;
     if (c == 10 || c == 11) t.rsp_valid = t.rsp_ready = true;
     if (tweak) tweak(c, t);
     m->taps(t);
@@ -186,8 +189,8 @@ std::unique_ptr<EngineModel> run_two_blocks(
       m->status(0, Status::Idle, Status::Busy);
     }
     if (c == 2) m->b(0, AxiResp::Okay);
-    if (c == 4 && t.blk_valid) m->block(0, TwoBlockRun::block(0).pack());
-    if (c == 7 && t.blk_valid) m->block(1, blk1.pack());
+    if (c == 5 && t.blk_valid) m->block(0, TwoBlockRun::block(0).pack());
+    if (c == 9 && t.blk_valid) m->block(1, blk1.pack());
     if (c == 10) m->rsp(0, 0, false);
     if (c == 11) m->rsp(1, 1, false);
     if (c == done_at) m->status(0, Status::Busy, Status::Done);
@@ -215,21 +218,21 @@ TEST_CASE("engine model rejects wrong variants of the two-block stream", "[engin
     b.len_m1 = 100;
     auto m = run_two_blocks(nullptr, b);
     REQUIRE(m->failed());
-    CHECK(m->failure().cycle == 7);
+    CHECK(m->failure().cycle == 9);
     CHECK(m->failure().what.find("block descriptor mismatch") != std::string::npos);
     CHECK(m->failure().detail.find("len_m1") != std::string::npos);
   }
   SECTION("no re-enqueue after block 0 (below MaxOutstanding)") {
     auto m = run_two_blocks([](uint64_t c, CycleTaps& t) {
-      if (c == 4) t.enq = false;
+      if (c == 5) t.enq = false;
     });
     REQUIRE(m->failed());
-    CHECK(m->failure().cycle == 4);
+    CHECK(m->failure().cycle == 5);
     CHECK(m->failure().what.find("enqueue: expected transfer 0") != std::string::npos);
   }
   SECTION("block 0 held in stage 3 while blk is ready") {
     auto m = run_two_blocks([](uint64_t c, CycleTaps& t) {
-      if (c == 4) t.blk_valid = false;
+      if (c == 5) t.blk_valid = false;
     });
     REQUIRE(m->failed());
   }
@@ -258,7 +261,7 @@ TEST_CASE("engine model rejects a packet with the wrong TID or payload", "[engin
   const Bits512 bad_tid = r.packet(1, 0);
   auto m = run_inline(nullptr, &bad_tid);
   REQUIRE(m->failed());
-  CHECK(m->failure().cycle == 6);
+  CHECK(m->failure().cycle == 7);
   CHECK(m->failure().what.find("packet mismatch") != std::string::npos);
   CHECK(m->failure().detail.find("tid") != std::string::npos);
 
@@ -270,17 +273,30 @@ TEST_CASE("engine model rejects a packet with the wrong TID or payload", "[engin
 }
 
 TEST_CASE("engine model rejects scheduling the RTL did not do as the rules say", "[engine_model]") {
-  SECTION("no dequeue although the TID-only queue is eligible") {
+  SECTION("no dequeue although the TID-only queue was picked") {
     auto m = run_inline([](uint64_t c, CycleTaps& t, bool&) {
-      if (c == 3) t.deq = false;
+      if (c == 4) t.deq = false;
+    });
+    REQUIRE(m->failed());
+    CHECK(m->failure().cycle == 4);
+    CHECK(m->failure().what.find("segmenter idle") != std::string::npos);
+  }
+  SECTION("dequeue in the cycle the queue becomes non-empty, before its pick") {
+    auto m = run_inline([](uint64_t c, CycleTaps& t, bool&) {
+      if (c == 3) {
+        t.deq = true;
+        t.deq_qid = 1;
+        t.deq_node = 0;
+        t.deq_first = true;
+      }
     });
     REQUIRE(m->failed());
     CHECK(m->failure().cycle == 3);
-    CHECK(m->failure().what.find("segmenter idle") != std::string::npos);
+    CHECK(m->failure().what.find("no queue was picked the cycle before") != std::string::npos);
   }
   SECTION("dequeue from the wrong queue") {
     auto m = run_inline([](uint64_t c, CycleTaps& t, bool&) {
-      if (c == 3) t.deq_qid = 0;
+      if (c == 4) t.deq_qid = 0;
     });
     REQUIRE(m->failed());
     CHECK(m->failure().what.find("dequeue choice") != std::string::npos);
@@ -316,14 +332,14 @@ TEST_CASE("engine model rejects scheduling the RTL did not do as the rules say",
   }
   SECTION("stage 2 stalls without a reason") {
     auto m = run_inline([](uint64_t c, CycleTaps& t, bool& pkt) {
-      if (c == 4) {
+      if (c == 5) {
         t.s2_fire = false;
         t.s2_hold = true;
       }
-      if (c == 6) pkt = false;
+      if (c == 7) pkt = false;
     });
     REQUIRE(m->failed());
-    CHECK(m->failure().cycle == 4);
+    CHECK(m->failure().cycle == 5);
     CHECK(m->failure().what.find("without a reason") != std::string::npos);
   }
   SECTION("packet never leaves the port") {

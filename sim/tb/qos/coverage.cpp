@@ -368,6 +368,15 @@ void FunctionalCoverage::declare_bins() {
   d.declare("sched.skid", "node");
   d.declare("sched.skid", "re-issue");
 
+  d.describe("sched.pick",
+             "stage 1's pick for the next cycle leaves out a queue that a pick after this "
+             "cycle's dequeue with stage 2's reservation alone would take: its last node "
+             "leaves now, or its IDs are reserved by this cycle's dequeue or by the skid's "
+             "node");
+  d.declare("sched.pick", "last-node-left");
+  d.declare("sched.pick", "reserved-by-dequeue");
+  d.declare("sched.pick", "reserved-by-skid");
+
   d.describe("sched.enq", "granted enqueues by source and queue class");
   for (const char* e : {"axi->tid", "axi->1x-no", "axi->4x-no", "seg->tid", "seg->1x-have",
                         "seg->4x-have", "mh->ctrl", "mh->tid", "mh->1x-have", "mh->4x-have"}) {
@@ -630,6 +639,21 @@ void FunctionalCoverage::on_tap(const TapEvent& e) {
   if (e.enq && e.enq_src <= 2) {
     static const char* const kSrc[] = {"mh->", "seg->", "axi->"};
     db_.hit("sched.enq", kSrc[e.enq_src] + queue_class(e.enq_qid, model_.config().intra_prios));
+  }
+}
+
+void FunctionalCoverage::on_pick(uint64_t cycle, Pick p) {
+  (void)cycle;
+  switch (p) {
+    case Pick::LastNodeLeft:
+      db_.hit("sched.pick", "last-node-left");
+      break;
+    case Pick::ReservedByDequeue:
+      db_.hit("sched.pick", "reserved-by-dequeue");
+      break;
+    case Pick::ReservedBySkid:
+      db_.hit("sched.pick", "reserved-by-skid");
+      break;
   }
 }
 

@@ -77,6 +77,7 @@ class FunctionalCoverage : public Listener, public ni::ModelObserver {
   void on_beat(uint64_t cycle, const ni::WriteBeatOutcome& o) override;
   void on_mh(uint64_t cycle, Mh path, unsigned xfer) override;
   void on_s2(uint64_t cycle, const S2Event& e) override;
+  void on_pick(uint64_t cycle, Pick p) override;
 
  private:
   void declare_bins();
