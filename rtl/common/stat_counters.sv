@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Statistics counters (ICD section 8): NumCnt 64-bit saturating event counters, read by the
 // AXI slave. Each counts 0, 1 or 2 events a cycle (ni_node's counters of both networks).
-// Reads never clear them; indices at or above NumCnt read 0.
+// Reads never clear them; indices at or above NumCnt read 0. A read takes two cycles: the
+// index given in one cycle, the value out in the next (see `rd_val_o`).
 `default_nettype none
 `include "ni_assert.svh"
 
@@ -17,8 +18,9 @@ module stat_counters
   input  logic                clk_i,
   input  logic                rst_ni,
   input  logic [NumCnt-1:0][1:0] inc_i,  // events this cycle (0..2)
-  input  logic [5:0]          rd_idx_i,
-  output logic [63:0]         rd_val_o
+  input  logic [5:0]          rd_idx_i,   // a read's index, in the cycle of the read
+  output logic [63:0]         rd_val_o    // the cycle after: the count at that index with
+                                          // every event of the cycles before the read
 );
 
   logic [NumCnt-1:0][CounterW-1:0] cnt_q;
@@ -42,30 +44,35 @@ module stat_counters
   endfunction
 
   // The events are registered as they come (`inc_q`) and added in the next cycle, so no
-  // event path ends in the 64-bit counts. A read returns the count with its registered events
-  // added (`cnt_next`, from registers only, the sum the count takes at the next edge), which
-  // is what the count would hold had they been added at once: a read sees every event of the
-  // cycles before it, as before (`a_read` in the formal harness). The index picks among the
-  // sums, so a read's address does not start a carry chain.
+  // event path ends in the 64-bit counts. A read's value is the count with its registered
+  // events added (`cnt_next`, the sum the count takes at the next edge), which is what the
+  // count would hold had they been added at once: a read sees every event of the cycles
+  // before it (`a_read` in the formal harness). That sum is the count one cycle later, so the
+  // read registers its index (`rd_idx_q`) and picks among the counts in the next cycle: no
+  // carry chain on the read's path (docs/design.md section 20).
   logic [NumCnt-1:0][CounterW-1:0] cnt_next;
   always_comb begin
     for (int i = 0; i < NumCnt; i++) cnt_next[i] = count_plus(cnt_q[i], inc_q[i]);
   end
 
+  logic [5:0] rd_idx_q;
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      cnt_q <= '0;
-      inc_q <= '0;
+      cnt_q    <= '0;
+      inc_q    <= '0;
+      rd_idx_q <= '0;
     end else begin
-      inc_q <= inc_i;
-      cnt_q <= cnt_next;
+      inc_q    <= inc_i;
+      cnt_q    <= cnt_next;
+      rd_idx_q <= rd_idx_i;
     end
   end
 
   always_comb begin
     rd_val_o = '0;
     for (int unsigned i = 0; i < NumCnt; i++) begin
-      if (32'(rd_idx_i) == i) rd_val_o[CounterW-1:0] = cnt_next[i];
+      if (32'(rd_idx_q) == i) rd_val_o[CounterW-1:0] = cnt_q[i];
     end
   end
 

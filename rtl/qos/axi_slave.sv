@@ -557,6 +557,7 @@ module axi_slave
   // Reads
   // =======================================================================================
   logic              r_active_q, r_active_d;
+  logic              r_stat_q, r_stat_d;  // a counter read: its value arrives this cycle
   logic [7:0]        r_left_q, r_left_d;
   logic              r_err_q, r_err_d;
   logic [63:0]       r_data_q, r_data_d;
@@ -584,10 +585,15 @@ module axi_slave
 
   always_comb begin
     r_active_d = r_active_q;
+    r_stat_d   = 1'b0;
     r_left_d   = r_left_q;
     r_err_d    = r_err_q;
     r_data_d   = r_data_q;
     r_id_d     = r_id_q;
+    // A counter read's value comes from stat_counters the cycle after the AR handshake (the
+    // index registered there, no carry chain on the way: docs/design.md section 3), and
+    // RVALID with it.
+    if (r_stat_q) r_data_d = stat_val_i;
     if (s_axi_rvalid_o && s_axi_rready_i) begin
       if (r_left_q == 8'd0) r_active_d = 1'b0;
       else                  r_left_d   = r_left_q - 8'd1;
@@ -602,7 +608,7 @@ module axi_slave
         unique case (ar_region)
           RegionStatus1:  r_data_d = {62'd0, rd_single_i};
           RegionStatus32: r_data_d = rd_multi_i;
-          RegionStats:    r_data_d = stat_val_i;
+          RegionStats:    r_stat_d = 1'b1;
           RegionCtrl: begin
             if (32'(s_axi_araddr_i[15:4]) == CtrlRetxTimeout)     r_data_d = retx_timeout_q;
             else if (32'(s_axi_araddr_i[15:4]) == CtrlMaxRetries) r_data_d = max_retries_q;
@@ -620,12 +626,14 @@ module axi_slave
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       r_active_q <= 1'b0;
+      r_stat_q   <= 1'b0;
       r_left_q   <= '0;
       r_err_q    <= 1'b0;
       r_data_q   <= '0;
       r_id_q     <= '0;
     end else begin
       r_active_q <= r_active_d;
+      r_stat_q   <= r_stat_d;
       r_left_q   <= r_left_d;
       r_err_q    <= r_err_d;
       r_data_q   <= r_data_d;
@@ -633,7 +641,7 @@ module axi_slave
     end
   end
 
-  assign s_axi_rvalid_o = r_active_q;
+  assign s_axi_rvalid_o = r_active_q && !r_stat_q;
   assign s_axi_rid_o    = r_id_q;
   assign s_axi_rdata_o  = {64'd0, r_data_q};
   assign s_axi_rresp_o  = r_err_q ? RespSlverr : RespOkay;

@@ -3,8 +3,8 @@
 // saturating add of ICD 8: count + events, or 2^64 - 1 where that passes it), compared
 // counter by counter every cycle through the DUT's state (hierarchical reference: its count
 // with its registered events added the plain way), so the induction step starts from any
-// count, near saturation included. The read port returns the indexed counter with every
-// event of the cycles before the read, 0 past the last.
+// count, near saturation included. The read port returns, the cycle after a read's index,
+// the indexed counter with every event of the cycles before the read, 0 past the last.
 //
 // Environment: reset asserted in the first cycle, free at any time after; any read index.
 // Contract: stat_counters' own input assertion IncAtMostTwo (0..2 events a counter a cycle),
@@ -64,8 +64,20 @@ module fv_stat_counters #(
       end
     end
   end
+  // What a read of this cycle must return in the next.
+  logic [63:0] rd_exp_q;
+  logic        rd_exp_valid_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      rd_exp_q       <= '0;
+      rd_exp_valid_q <= 1'b0;
+    end else begin
+      rd_exp_q       <= (32'(rd_idx_i) < NumCnt) ? shadow_q[rd_idx_i[0]] : 64'd0;
+      rd_exp_valid_q <= 1'b1;
+    end
+  end
   always_comb begin
-    if (rst_ni) a_read : assert (rd_val == ((32'(rd_idx_i) < NumCnt) ? shadow_q[rd_idx_i[0]] : 64'd0));
+    if (rst_ni && rd_exp_valid_q) a_read : assert (rd_val == rd_exp_q);
   end
 
   // ---------------------------------------------------------------------------------------
@@ -75,10 +87,10 @@ module fv_stat_counters #(
   always_comb begin
     if (rst_ni) begin
       c_two : cover (shadow_q[0] == 64'd2 && shadow_q[1] == 64'd3);
-      c_read1 : cover (rd_idx_i == 6'd1 && rd_val != '0);
+      c_read1 : cover (u_dut.rd_idx_q == 6'd1 && rd_val != '0);
       // a read in the cycle after the counter's first events: the registered events count
-      c_read_pending : cover (rd_idx_i == 6'd0 && u_dut.cnt_q[0] == '0 && rd_val == 64'd2);
-      c_read_past : cover (rd_idx_i == 6'd5);
+      c_read_pending : cover (rd_idx_i == 6'd0 && u_dut.cnt_q[0] == '0 && u_dut.inc_q[0] == 2'd2);
+      c_read_past : cover (u_dut.rd_idx_q == 6'd5);
     end
   end
 
