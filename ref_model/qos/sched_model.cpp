@@ -40,10 +40,6 @@ bool SchedModel::ids_ok(unsigned q, const Reserve& r) const {
   return true;
 }
 
-bool SchedModel::eligible(unsigned q, const Reserve& r) const {
-  return !queues_[q].empty() && ids_ok(q, r);
-}
-
 bool SchedModel::empty() const {
   return std::all_of(queues_.begin(), queues_.end(), [](const auto& q) { return q.empty(); });
 }
@@ -103,26 +99,29 @@ void SchedModel::check_dequeue(uint64_t c, bool s1_free, const std::vector<Held>
                           : " while the skid is full or a re-issue request goes first"),
              describe(), int(t.deq_node));
   }
-  // The pick for the next cycle, beside every reservation that can last into it.
+  // The pick for the next cycle, from the queues as this dequeue leaves them, beside every
+  // reservation that can last into it.
+  auto remains = [&](unsigned q) { return queues_[q].size() > (deq && *deq == q ? 1u : 0u); };
   res_ = Reserve{};
-  Reserve s2_only;  // stage 2's alone, for the coverage of the others
   for (const Held& h : holders) reserve(res_, h.qid);
-  if (!holders.empty()) reserve(s2_only, holders.front().qid);
   const Reserve no_deq = res_;
   if (deq) reserve(res_, *deq);
   pick_.reset();
   for (unsigned q = 0; q < queues_.size(); ++q) {
-    const std::size_t left = queues_[q].size() - (deq && *deq == q ? 1 : 0);
-    if (left != 0 && ids_ok(q, res_)) {
+    if (remains(q) && ids_ok(q, res_)) {
       pick_ = q;
       break;
     }
   }
   if (ModelObserver* o = st_.observer) {
+    // Coverage: a queue left out by a reservation other than stage 2's (the skid holds a
+    // node only behind stage 2's, so the first holder is stage 2's).
     using P = ModelObserver::Pick;
-    if (deq && queues_[*deq].size() == 1) o->on_pick(c, P::LastNodeLeft);
+    Reserve s2_only;
+    if (!holders.empty()) reserve(s2_only, holders.front().qid);
+    if (deq && !remains(*deq)) o->on_pick(c, P::LastNodeLeft);
     for (unsigned q = 0; q < queues_.size(); ++q) {
-      if (queues_[q].size() - (deq && *deq == q ? 1 : 0) == 0 || ids_ok(q, res_)) continue;
+      if (!remains(q) || ids_ok(q, res_)) continue;
       if (ids_ok(q, no_deq)) o->on_pick(c, P::ReservedByDequeue);
       if (!ids_ok(q, no_deq) && ids_ok(q, s2_only)) o->on_pick(c, P::ReservedBySkid);
     }

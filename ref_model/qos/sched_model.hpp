@@ -32,8 +32,6 @@ class SchedModel {
 
   explicit SchedModel(EngineState& st) : st_(st), queues_(st.num_queues()) {}
 
-  // Queue q holds something and its IDs are available beside the reservations `r`.
-  bool eligible(unsigned q, const Reserve& r) const;
   // Queue q holds something but its IDs are not available beside the reservations of the
   // last pick (stage 1 skips it).
   bool blocked(unsigned q) const { return !queues_.at(q).empty() && !ids_ok(q, res_); }
