@@ -475,11 +475,12 @@ package ni_pkg;
   //   register after m bytes = B^(48-m) (register after all 48 bytes)
   // where B undoes one zero byte. The register after 48 bytes is a constant (the effect of
   // the initial value) XOR, per bit, the XOR of a constant selection of the 384 data bits (a
-  // balanced XOR tree); B^(48-m), 48 - m = 0..32, is applied as up to six conditional 32x32
-  // matrix products, B^1, B^2, B^4, B^8, B^16 and B^32, by the bits of 48 - m. The matrices
-  // and masks are computed at elaboration by the constant functions below. The work is split
-  // in two functions (crc32_partial, crc32_finish) so that the packet queue can do the XOR
-  // trees when a packet is written and the take-back when it is read.
+  // balanced XOR tree); B^(48-m), 48 - m = 0..32, is applied as two 32x32 matrix products,
+  // each with its matrix picked by three bits of 48 - m. The matrices and masks are computed
+  // at elaboration by the constant functions below. The work is split in three functions so
+  // that the packet queue can do the XOR trees and the first product when a packet is
+  // written (crc32_partial, crc32_back_low) and the second product when it is read
+  // (crc32_back_high); crc32_finish is the two products in a row.
   // ---------------------------------------------------------------------------------------
   localparam int unsigned CrcBytes = 48;             // header + largest payload
   localparam int unsigned CrcBits  = 8 * CrcBytes;
@@ -550,33 +551,57 @@ package ni_pkg;
     return 6'd32 - ((len > 6'd32) ? 6'd32 : len);
   endfunction
 
-  // First half: the register after all 48 bytes, with the bytes past the packet zeroed. The
-  // packet queue computes it when the packet is written and stores it with the packet.
-  function automatic logic [31:0] crc32_partial(pkt_body_t body);
-    logic [CrcBits-1:0] msg;
-    logic [5:0]         plen;   // payload bytes covered, 0..32
-    logic [31:0]        c;
+  // The packet with its payload bytes past min(len, 32) zeroed: the bytes the CRC covers.
+  function automatic pkt_body_t crc32_covered(pkt_body_t body);
+    pkt_body_t  msg;
+    logic [5:0] plen;   // payload bytes covered, 0..32
     plen = 6'd32 - crc32_back_bytes(body.hdr.len);
     msg  = body;
     for (int unsigned j = 0; j < 32; j++) begin  // payload byte j
-      if (6'(j) >= plen) msg[8*(16+j) +: 8] = 8'd0;
+      if (6'(j) >= plen) msg.payload[8*j +: 8] = 8'd0;
     end
+    return msg;
+  endfunction
+
+  // The XOR trees alone: the register after all 48 bytes as they are. It is crc32_partial
+  // of a packet whose bytes past the covered ones are zero (crc32_covered(body) == body),
+  // which the packet queue asserts of every packet written to it.
+  function automatic logic [31:0] crc32_trees(pkt_body_t body);
+    logic [CrcBits-1:0] msg;
+    logic [31:0]        c;
+    msg = body;
     for (int k = 0; k < 32; k++) c[k] = CrcInit[k] ^ (^(msg & CrcMasks[k]));
     return c;
   endfunction
 
-  // Second half: take the register back over the zero bytes and apply the final XOR. The
-  // packet queue computes it at its output. Two matrix products, each with its matrix picked
-  // by three bits of the count (its low bits: 0-7 bytes, its high bits: 0, 8, .., 32 bytes),
-  // instead of six conditional products in a row, one per bit.
-  function automatic logic [31:0] crc32_finish(logic [31:0] partial, logic [5:0] len);
-    logic [5:0]  back;
+  // First half: the register after all 48 bytes, with the bytes past the packet zeroed.
+  function automatic logic [31:0] crc32_partial(pkt_body_t body);
+    return crc32_trees(crc32_covered(body));
+  endfunction
+
+  // Second half: take the register back over the zero bytes and apply the final XOR, as two
+  // matrix products, each with its matrix picked by three bits of the count of zero bytes
+  // (its low bits: 0-7 bytes, its high bits: 0, 8, .., 32 bytes), instead of six
+  // conditional products in a row, one per bit. The packet queue applies the first when the
+  // packet enters its FIFO and the second at its output.
+  function automatic logic [31:0] crc32_back_low(logic [31:0] partial, logic [5:0] len);
+    logic [2:0]  back_lo;  // 0-7 bytes
     logic [31:0] c;
+    back_lo = 3'(crc32_back_bytes(len));
+    for (int k = 0; k < 32; k++) c[k] = ^(CrcBack1[back_lo][k] & partial);
+    return c;
+  endfunction
+
+  function automatic logic [31:0] crc32_back_high(logic [31:0] low, logic [5:0] len);
+    logic [2:0]  back_hi;  // 0, 8, .., 32 bytes
     logic [31:0] r;
-    back = crc32_back_bytes(len);
-    for (int k = 0; k < 32; k++) c[k] = ^(CrcBack1[back[2:0]][k] & partial);
-    for (int k = 0; k < 32; k++) r[k] = ^(CrcBack8[back[5:3]][k] & c);
+    back_hi = 3'(crc32_back_bytes(len) >> 3);
+    for (int k = 0; k < 32; k++) r[k] = ^(CrcBack8[back_hi][k] & low);
     return ~r;
+  endfunction
+
+  function automatic logic [31:0] crc32_finish(logic [31:0] partial, logic [5:0] len);
+    return crc32_back_high(crc32_back_low(partial, len), len);
   endfunction
 
   // ---------------------------------------------------------------------------------------

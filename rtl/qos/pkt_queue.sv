@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 // Packet queue (ICD section 7): the segmenter writes whole packets (header + payload); the
 // send unit reads one packet per beat from `pkt_*`, with its CRC-32 footer. The CRC is split
-// in two (ni_pkg): the XOR trees over the packet's bytes, and the take-back over the bytes
-// past the packet and the final XOR at the output. A written packet first enters a stage
-// register and its XOR trees are computed from there in the next cycle, as it enters the
-// FIFO with them (docs/design.md section 10): the segmenter's body and the trees are in
-// different cycles. The stage counts as one of the queue's `Depth` entries.
+// (ni_pkg): the XOR trees over the packet's bytes (zeroed past the packet's length by the
+// segmenter: no mask) and the take-back's first product, then the take-back's second
+// product and the final XOR at the output. A written packet first enters a stage register;
+// the trees and the first product are computed from there in the next cycle, as it enters
+// the FIFO with them (docs/design.md section 10): the segmenter's body and the trees are in
+// different cycles, and the FIFO's head reaches `pkt_data_o` through one product. The stage
+// counts as one of the queue's `Depth` entries.
 `default_nettype none
 `include "ni_assert.svh"
 
@@ -25,7 +27,7 @@ module pkt_queue
 );
 
   typedef struct packed {
-    logic [31:0] crc_partial;
+    logic [31:0] crc_low;  // the trees and the take-back's first product
     pkt_body_t   body;
   } entry_t;
 
@@ -69,15 +71,19 @@ module pkt_queue
 
   assign full_o = (32'(count) + 32'(stg_q)) >= Depth;
 
-  // The XOR trees of the staged packet (evaluated in simulation only when the stage changes).
+  // The XOR trees and the first product of the staged packet (evaluated in simulation only
+  // when the stage changes).
   always_comb begin
-    stg_entry = '{crc_partial: '0, body: stg_body_q};
-    if (stg_q) stg_entry.crc_partial = crc32_partial(stg_body_q);
+    stg_entry = '{crc_low: '0, body: stg_body_q};
+    if (stg_q) stg_entry.crc_low = crc32_back_low(crc32_trees(stg_body_q), stg_body_q.hdr.len);
   end
   assign pkt_valid_o = !empty;
-  assign pkt_data_o  = {96'd0, crc32_finish(head.crc_partial, head.body.hdr.len), head.body};
+  assign pkt_data_o  = {96'd0, crc32_back_high(head.crc_low, head.body.hdr.len), head.body};
 
   `NI_ASSERT(NoWriteWhenFull, wr_i -> !full_o)
+  // The segmenter zeroes an inline packet's payload past its length (the other packets carry
+  // 32 bytes), so the trees need no mask: crc32_trees is crc32_partial here.
+  `NI_ASSERT(PayloadPastLenZero, wr_i -> crc32_covered(wr_body_i) == wr_body_i)
   `NI_ASSERT(StageHasRoom, stg_q -> !unused_fifo_full)
   `NI_ASSERT_VALID_HELD(PktHeld, pkt_valid_o, pkt_ready_i, pkt_data_o)
 
