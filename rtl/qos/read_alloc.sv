@@ -125,6 +125,11 @@ module read_alloc
   rkey_t         n_key;
   // Stage A's key compared with its page's channels' keys, a cycle ahead
   logic [RdChPerPage-1:0] keq_q, keq_d;
+  // The seq written behind (see the key and seq RAMs)
+  logic            sw_valid_q;
+  logic [WchW-1:0] sw_rch_q;
+  seq_t            sw_seq_q;
+  logic            sw_at_a, sw_at_head;  // it is of a channel of a_page / it is head_rch's
 
   assign a_pl   = rreq_payload_t'(a_q.payload);
   assign a_page = a_q.hdr.pd;
@@ -293,7 +298,7 @@ module read_alloc
   assign pop           = aq_valid && drsp_ready_i;
   assign drsp_valid_o  = aq_valid;
   assign drsp_o.tid    = head_key.tid;
-  assign drsp_o.seq    = hpage_seq[head_rch[RchW-1:0]];
+  assign drsp_o.seq    = sw_at_head ? sw_seq_q : hpage_seq[head_rch[RchW-1:0]];
   assign drsp_o.nack   = aq_head[WchW];
   assign drsp_node_o   = head_key.src;
 
@@ -314,6 +319,28 @@ module read_alloc
     end
   end
 
+  // The seq write is written behind: a serve's or a matched re-issue's seq waits a cycle in
+  // a register (its channel picked by the decision, late in stage A's cycle) and enters the
+  // channel's RAM in the next; the two reads of that cycle take it from the register where
+  // it is for their channel (`SeqWriteBehind`). (The decision's path ended at the RAMs'
+  // write enables: 15 levels, docs/design.md section 20.)
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      sw_valid_q <= 1'b0;
+      sw_rch_q   <= '0;
+      sw_seq_q   <= '0;
+    end else begin
+      sw_valid_q <= serve_go || a_reseq;
+      if (serve_go || a_reseq) begin
+        sw_rch_q <= a_rch;  // (a serve: the free channel; a re-issue: the matched one)
+        sw_seq_q <= a_q.hdr.seq;
+      end
+    end
+  end
+
+  assign sw_at_a    = sw_valid_q && sw_rch_q[WchW-1:RchW] == a_page;
+  assign sw_at_head = sw_valid_q && sw_rch_q == head_rch;
+
   // Key and seq RAMs (no reset: see above).
   for (genvar c = 0; c < RdChPerPage; c++) begin : g_key
     rkey_t key_mem_q [NumPages];
@@ -322,13 +349,14 @@ module read_alloc
       if (serve_go && int'(free_ch) == c) key_mem_q[a_page] <= a_key;
     end
     always_ff @(posedge clk_i) begin
-      if ((serve_go && int'(free_ch) == c) || (a_reseq && match[c])) begin
-        seq_mem_q[a_page] <= a_q.hdr.seq;
+      if (sw_valid_q && int'(sw_rch_q[RchW-1:0]) == c) begin
+        seq_mem_q[sw_rch_q[WchW-1:RchW]] <= sw_seq_q;
       end
     end
     assign npage_key[c] = key_mem_q[n_page];
     assign hpage_key[c] = key_mem_q[head_rch[WchW-1:RchW]];
-    assign page_seq[c]  = seq_mem_q[a_page];
+    assign page_seq[c]  = (sw_at_a && int'(sw_rch_q[RchW-1:0]) == c) ? sw_seq_q :
+                                                                        seq_mem_q[a_page];
     assign hpage_seq[c] = seq_mem_q[head_rch[WchW-1:RchW]];
   end
   assign head_key = hpage_key[head_rch[RchW-1:0]];
@@ -390,6 +418,22 @@ module read_alloc
     assign page_eq[c] = g_key[c].key_mem_q[a_page] == a_key;
   end
   `NI_ASSERT(KeyCompareAhead, a_valid_q -> keq_q == page_eq)
+  // The seqs the two reads see are those of RAMs written in the decision's cycle.
+  seq_t ref_seq_q [NumPages][RdChPerPage];
+  always_ff @(posedge clk_i) begin
+    if (serve_go || a_reseq) ref_seq_q[a_page][a_rch[RchW-1:0]] <= a_q.hdr.seq;
+  end
+  logic seq_behind_ok;
+  always_comb begin
+    seq_behind_ok = !aq_valid ||
+                    drsp_o.seq == ref_seq_q[head_rch[WchW-1:RchW]][head_rch[RchW-1:0]];
+    for (int unsigned c = 0; c < RdChPerPage; c++) begin
+      if (a_valid_q && busy_q[a_page][c] && page_seq[c] != ref_seq_q[a_page][c]) begin
+        seq_behind_ok = 1'b0;
+      end
+    end
+  end
+  `NI_ASSERT(SeqWriteBehind, seq_behind_ok)
 `endif
   `NI_ASSERT(MatchExcludesPop, a_valid_q -> (match_any == |(match & ~popping)))
   `NI_ASSERT(MatchIsChannel, a_dup -> match[a_rch[RchW-1:0]] &&
