@@ -51,6 +51,10 @@ MUTANTS = [
     ("read-reissue-old-seq", "rtl/qos/read_alloc.sv",
      "assign a_reseq  = a_dup && a_newer &&", "assign a_reseq  = 1'b0 && a_newer &&",
      "a matched re-issue with a newer seq is answered with the old seq"),
+    ("read-seq-behind-unforwarded", "rtl/qos/read_alloc.sv",
+     "assign page_seq[c]  = (sw_at_a &&", "assign page_seq[c]  = (1'b0 && sw_at_a &&",
+     "stage A reads a channel's seq from its RAM while the seq written behind for it waits in "
+     "the register (a request after a serve or a newer re-issue compares with the old seq)"),
     ("read-error-acked", "rtl/qos/read_alloc.sv",
      "assign drsp_o.nack   = aq_head[WchW];", "assign drsp_o.nack   = 1'b0 && aq_head[WchW];",
      "a read channel's ERROR is answered with an ACK"),
@@ -123,11 +127,16 @@ MUTANTS = [
      "assign full_o = 32'(count) >= Depth;",
      "the packet queue's full flag leaves out the packet in its stage (the queue takes one "
      "packet more than it holds)"),
+    ("pkt-inline-unmasked", "rtl/qos/transfer_segmenter.sv",
+     "if (32'(b) >= ctrl.size) raw[8*b +: 8] = 8'd0;",
+     "if (1'b0 && 32'(b) >= ctrl.size) raw[8*b +: 8] = 8'd0;",
+     "an inline packet carries the descriptor's bytes past its length (the packet queue's CRC "
+     "trees, which take the body as it is, cover them)"),
     ("crc-no-final-xor", "rtl/common/ni_pkg.sv",
-     "& c);\n    return ~r;", "& c);\n    return r;",
+     "& low);\n    return ~r;", "& low);\n    return r;",
      "CRC-32 without the final XOR"),
     ("crc-odd-length", "rtl/common/ni_pkg.sv",
-     "^(CrcBack1[back[2:0]][k] & partial);", "^(CrcBack1[back[2:0] - {2'b00, back[0]}][k] & partial);",
+     "^(CrcBack1[back_lo][k] & partial);", "^(CrcBack1[back_lo - {2'b00, back_lo[0]}][k] & partial);",
      "CRC-32 of a packet whose payload length is odd not taken back its last byte"),
     ("seq-on-ctrl", "rtl/qos/transfer_segmenter.sv",
      ".take_i(s2_fire && iss),", ".take_i(s2_fire && (iss || act_ctrl)),",
@@ -302,6 +311,11 @@ MUTANTS = [
      "      act = (packet_act(lk_rdy_i, lk_full_i, lk_stale_i, 1'b1, lk_dup_i) == ActWrite) ?\n"
      "            ActWrite : packet_act(lk_rdy_i, lk_full_i, lk_stale_i, 1'b1, lk_dup_i);",
      "a dropped or duplicate data packet is decided while the writer still writes"),
+    ("send-ready-ignores-held", "rtl/send/send_unit.sv",
+     "assign blk_ready_o = (32'(n_blk_q) + 32'(in_valid_q)) < BlkDepth;",
+     "assign blk_ready_o = 32'(n_blk_q) < BlkDepth;",
+     "the block port's ready leaves out the block accepted last cycle, not yet in the table "
+     "(the table takes one block more than it holds)"),
     ("send-blk-table-next", "rtl/send/send_unit.sv",
      "o_blk_d    = load_next ? tab_out_next : tab_out;",
      "o_blk_d    = (load_next && 1'b0) ? tab_out_next : tab_out;",

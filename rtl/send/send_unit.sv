@@ -138,6 +138,9 @@ module send_unit
   } blk_ent_t;
 
   blk_ent_t               blk_in;
+  logic                   in_valid_q;   // a block accepted last cycle, its entry written now
+  tid_t                   in_tid_q;
+  blk_desc_t              in_desc_q;
   logic                   unused_ends;
   logic [LnW-1:0]         blk_src_last; // last source line of the block at blk
   logic [LnW-1:0]         prev_end_q;   // last source line of the previous accepted block
@@ -157,34 +160,51 @@ module send_unit
 
   assign out_ptr_next = out_ptr_q + 1'b1;
 
+  // The block intake is written behind: an accepted descriptor is held in a register for
+  // a cycle and its table entry is computed from there, so the engine's block port ends in
+  // flip-flops here (docs/design.md section 14). `blk_ready_o` counts the held one.
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      in_valid_q <= 1'b0;
+      in_tid_q   <= '0;
+      in_desc_q  <= '0;
+    end else begin
+      in_valid_q <= blk_hs;
+      if (blk_hs) begin
+        in_tid_q  <= blk_tid_i;
+        in_desc_q <= blk_desc_i;
+      end
+    end
+  end
+
   // The block descriptor fields the send unit does not use: the QoS engine's own
   // bookkeeping (cm, initialized, fid, done, chained, block index, has_next, reserved).
   logic unused_blk_desc;
-  assign unused_blk_desc = ^{blk_desc_i.rsvd, blk_desc_i.has_next, blk_desc_i.block_idx,
-                             blk_desc_i.chained, blk_desc_i.done, blk_desc_i.fid,
-                             blk_desc_i.initialized, blk_desc_i.cm, blk_desc_i.bytes_sent};
+  assign unused_blk_desc = ^{in_desc_q.rsvd, in_desc_q.has_next, in_desc_q.block_idx,
+                             in_desc_q.chained, in_desc_q.done, in_desc_q.fid,
+                             in_desc_q.initialized, in_desc_q.cm, in_desc_q.bytes_sent};
 
   always_comb begin
     logic [47:0] src, dst, src_end;
     logic [16:0] src_span, dst_span;
     logic [10:0] n_src;
-    src              = blk_desc_i.src_addr[47:0];
-    dst              = blk_desc_i.dst_addr[47:0];
-    blk_in.tid       = blk_tid_i;
-    blk_in.seq       = blk_desc_i.seq;
-    blk_in.notify    = blk_desc_i.notify;
-    blk_in.retx      = blk_desc_i.retx;
-    blk_in.pd        = blk_desc_i.pd_id[3:0];
-    blk_in.xfer      = blk_desc_i.xfer_id;
-    blk_in.dst_node  = blk_desc_i.dst_addr[63:48];
+    src              = in_desc_q.src_addr[47:0];
+    dst              = in_desc_q.dst_addr[47:0];
+    blk_in.tid       = in_tid_q;
+    blk_in.seq       = in_desc_q.seq;
+    blk_in.notify    = in_desc_q.notify;
+    blk_in.retx      = in_desc_q.retx;
+    blk_in.pd        = in_desc_q.pd_id[3:0];
+    blk_in.xfer      = in_desc_q.xfer_id;
+    blk_in.dst_node  = in_desc_q.dst_addr[63:48];
     blk_in.dst       = dst;
-    blk_in.len       = {1'b0, blk_desc_i.len_m1} + 17'd1;
-    src_end          = src + {32'd0, blk_desc_i.len_m1};   // last source byte
+    blk_in.len       = {1'b0, in_desc_q.len_m1} + 17'd1;
+    src_end          = src + {32'd0, in_desc_q.len_m1};   // last source byte
     // The last source byte's offset from the first source line, and the last destination
     // byte's from the first destination packet's 1 KiB: short adds, so the lines and packets
     // of the block (and what depends on them) do not wait for the 48-bit sums.
-    src_span         = {11'd0, src[5:0]} + {1'b0, blk_desc_i.len_m1};
-    dst_span         = {7'd0, dst[9:0]} + {1'b0, blk_desc_i.len_m1};
+    src_span         = {11'd0, src[5:0]} + {1'b0, in_desc_q.len_m1};
+    dst_span         = {7'd0, dst[9:0]} + {1'b0, in_desc_q.len_m1};
     n_src            = src_span[16:6] + 11'd1;
     blk_in.shift     = src[5:0] - dst[5:0];
     blk_in.pre       = ({1'b0, dst[5:0]} + {1'b0, blk_in.shift}) >= 7'd64;
@@ -201,23 +221,23 @@ module send_unit
     blk_in.follows   = blk_in.share || (have_prev_q && (src[47:6] == prev_next_q));
     blk_in.rd_n      = blk_in.share ? src_span[16:6] : n_src;
     blk_in.npkts     = NpktsW'(dst_span[15:10]) + NpktsW'(1'b1);
-    blk_in.geom0     = first_geom(dst[9:0], blk_desc_i.len_m1);
+    blk_in.geom0     = first_geom(dst[9:0], in_desc_q.len_m1);
     blk_src_last     = src_end[47:6];
     unused_ends      = ^{src_end[5:0], src_span[5:0], dst_span[16], dst_span[9:0]};
   end
 
-  assign blk_ready_o = (32'(n_blk_q) < BlkDepth);
+  assign blk_ready_o = (32'(n_blk_q) + 32'(in_valid_q)) < BlkDepth;
   assign blk_hs      = blk_valid_i && blk_ready_o;
 
   always_ff @(posedge clk_i) begin
-    if (blk_hs) tab_q[wr_ptr_q] <= blk_in;
+    if (in_valid_q) tab_q[wr_ptr_q] <= blk_in;
   end
 
   logic [LnW-1:0] prev_end_d, prev_next_d;
   logic           have_prev_d;
-  assign prev_end_d  = blk_hs ? blk_src_last : prev_end_q;
-  assign prev_next_d = blk_hs ? blk_src_last + LnW'(1'b1) : prev_next_q;
-  assign have_prev_d = have_prev_q || blk_hs;
+  assign prev_end_d  = in_valid_q ? blk_src_last : prev_end_q;
+  assign prev_next_d = in_valid_q ? blk_src_last + LnW'(1'b1) : prev_next_q;
+  assign have_prev_d = have_prev_q || in_valid_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -240,9 +260,9 @@ module send_unit
 
   logic [BlkPtrW-1:0] wr_ptr_d, ar_ptr_d, out_ptr_d;
   logic [BlkPtrW:0]   n_blk_d, n_ar_d;
-  // The block handshake (the engine's blk_valid_o, late in its cycle) and the two ends'
-  // steps pick the next pointers and counts from values computed from registers by an
-  // AND-OR: a plain sum would put the carry chain behind the handshake (BlkCountsAreSums).
+  // The table's write (the block accepted last cycle) and the two ends' steps pick the next
+  // pointers and counts from values computed from registers by an AND-OR: a plain sum would
+  // put the carry chain behind the output side's late step (BlkCountsAreSums).
   logic [BlkPtrW-1:0] wr_ptr_inc;
   logic [BlkPtrW:0]   n_blk_inc, n_blk_dec, n_ar_inc, n_ar_dec;
   logic               nb_up, nb_dn, na_up, na_dn;
@@ -251,11 +271,11 @@ module send_unit
   assign n_blk_dec  = n_blk_q - 1'b1;
   assign n_ar_inc   = n_ar_q + 1'b1;
   assign n_ar_dec   = n_ar_q - 1'b1;
-  assign nb_up      = blk_hs && !out_blk_done;
-  assign nb_dn      = out_blk_done && !blk_hs;
-  assign na_up      = blk_hs && !ar_take;
-  assign na_dn      = ar_take && !blk_hs;
-  assign wr_ptr_d   = ({BlkPtrW{blk_hs}} & wr_ptr_inc) | ({BlkPtrW{!blk_hs}} & wr_ptr_q);
+  assign nb_up      = in_valid_q && !out_blk_done;
+  assign nb_dn      = out_blk_done && !in_valid_q;
+  assign na_up      = in_valid_q && !ar_take;
+  assign na_dn      = ar_take && !in_valid_q;
+  assign wr_ptr_d   = ({BlkPtrW{in_valid_q}} & wr_ptr_inc) | ({BlkPtrW{!in_valid_q}} & wr_ptr_q);
   assign ar_ptr_d   = ar_ptr_q + BlkPtrW'(ar_take);
   assign out_ptr_d  = out_ptr_q + BlkPtrW'(out_blk_done);
   assign n_blk_d    = ({(BlkPtrW + 1){nb_up}} & n_blk_inc) | ({(BlkPtrW + 1){nb_dn}} & n_blk_dec) |
@@ -787,15 +807,15 @@ module send_unit
 `ifndef SYNTHESIS
   logic [47:0] ref_src_end, ref_dst_end;
   logic        unused_ref_ends;
-  assign ref_src_end     = blk_desc_i.src_addr[47:0] + {32'd0, blk_desc_i.len_m1};
-  assign ref_dst_end     = blk_desc_i.dst_addr[47:0] + {32'd0, blk_desc_i.len_m1};
+  assign ref_src_end     = in_desc_q.src_addr[47:0] + {32'd0, in_desc_q.len_m1};
+  assign ref_dst_end     = in_desc_q.dst_addr[47:0] + {32'd0, in_desc_q.len_m1};
   assign unused_ref_ends = ^{ref_src_end[5:0], ref_dst_end[47:16], ref_dst_end[9:0]};
-  `NI_ASSERT(BlkLinesFromSpans, blk_valid_i ->
+  `NI_ASSERT(BlkLinesFromSpans, in_valid_q ->
              blk_in.rd_n + 11'(blk_in.share) ==
-             11'(ref_src_end[47:6] - blk_desc_i.src_addr[47:6]) + 11'd1 &&
-             blk_in.rd_line == blk_desc_i.src_addr[47:6] + LnW'(blk_in.share) &&
+             11'(ref_src_end[47:6] - in_desc_q.src_addr[47:6]) + 11'd1 &&
+             blk_in.rd_line == in_desc_q.src_addr[47:6] + LnW'(blk_in.share) &&
              blk_in.npkts ==
-             NpktsW'(ref_dst_end[15:10] - blk_desc_i.dst_addr[15:10]) + NpktsW'(1'b1))
+             NpktsW'(ref_dst_end[15:10] - in_desc_q.dst_addr[15:10]) + NpktsW'(1'b1))
 `endif
   // A packet's head beat leaves at least a cycle after the last payload beat of the packet
   // before it, so the pcrc it restarts has nothing pending.
@@ -831,9 +851,11 @@ module send_unit
   `NI_ASSERT(RNoOverflow, r_hs -> !lb_full)
   `NI_ASSERT(CreditsBounded, 32'(credit_q) <= BufLines)
   // the picks restate the plain sums
-  `NI_ASSERT(BlkCountsAreSums, wr_ptr_d == wr_ptr_q + BlkPtrW'(blk_hs) &&
-             n_blk_d == n_blk_q + (BlkPtrW + 1)'(blk_hs) - (BlkPtrW + 1)'(out_blk_done) &&
-             n_ar_d == n_ar_q + (BlkPtrW + 1)'(blk_hs) - (BlkPtrW + 1)'(ar_take))
+  `NI_ASSERT(BlkCountsAreSums, wr_ptr_d == wr_ptr_q + BlkPtrW'(in_valid_q) &&
+             n_blk_d == n_blk_q + (BlkPtrW + 1)'(in_valid_q) - (BlkPtrW + 1)'(out_blk_done) &&
+             n_ar_d == n_ar_q + (BlkPtrW + 1)'(in_valid_q) - (BlkPtrW + 1)'(ar_take))
+  // The table and the held block never hold more than BlkDepth blocks.
+  `NI_ASSERT(BlkHeldFits, 32'(n_blk_q) + 32'(in_valid_q) <= BlkDepth)
   `NI_ASSERT(CreditIsSum, credit_d ==
              credit_q - (ar_hs ? CreditW'(ar_n) : '0) + (line_pop ? CreditW'(1) : '0))
   `NI_ASSERT(OutstIsSum, outst_d ==
