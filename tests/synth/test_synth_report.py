@@ -94,14 +94,20 @@ THESIS_TARGET_PS = 6667  # the thesis's 150 MHz, the clock of Table 4.1
 # the engine in the node 17, ni_node 18.)
 # (The report of 60075f1, the pick's stage and the counter read a cycle later: the engine alone
 # and in the node 17 -> 15; ni_node 18, across its children u_qos.blk_desc_o -> u_send.blk_desc_i.)
+# (The report of fa41379, the three local cuts: ni_node 18 -> 15 and across its children
+# 18 -> 14 (u_qos.blk_valid_o -> u_send.blk_valid_i); the engine in the node 15. The engine
+# alone at 6,667 ps 15 -> 18 at 5 endpoints (93 at 17), the Message Handler's M2 registers back
+# into its own and the segmenter's, logic these changes did not touch; ABC9's model of the
+# engine alone went the other way, 8,796 -> 7,898 ps: the mapping for area under the looser
+# target, as for 36df781. The budget goes back to 18 with that reason.)
 BUDGET = {
-    "qos_engine (alone)": 15,
+    "qos_engine (alone)": 18,
     "qos_engine": 15,
     "send_unit": 9,
     "recv_unit": 12,
     "rsp_tx_arb": 2,
-    "ni_node": 18,
-    "ni_node across children": 18,
+    "ni_node": 15,
+    "ni_node across children": 14,
 }
 
 
