@@ -16,7 +16,7 @@ std::optional<SchedModel::Held> SegmenterModel::held() const {
 
 std::vector<SchedModel::Held> SegmenterModel::holders() const {
   std::vector<SchedModel::Held> h;
-  if (s2_) h.push_back(SchedModel::Held{s2_->xfer, s2_->qid});
+  if (const auto s2 = held()) h.push_back(*s2);
   if (sk_) h.push_back(SchedModel::Held{sk_->xfer, sk_->qid});
   return h;
 }

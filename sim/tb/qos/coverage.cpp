@@ -373,9 +373,9 @@ void FunctionalCoverage::declare_bins() {
              "cycle's dequeue with stage 2's reservation alone would take: its last node "
              "leaves now, or its IDs are reserved by this cycle's dequeue or by the skid's "
              "node");
-  d.declare("sched.pick", "last-node-left");
-  d.declare("sched.pick", "reserved-by-dequeue");
-  d.declare("sched.pick", "reserved-by-skid");
+  for (const char* b : {"last-node-left", "reserved-by-dequeue", "reserved-by-skid"}) {
+    d.declare("sched.pick", b);
+  }
 
   d.describe("sched.enq", "granted enqueues by source and queue class");
   for (const char* e : {"axi->tid", "axi->1x-no", "axi->4x-no", "seg->tid", "seg->1x-have",
