@@ -749,6 +749,8 @@ module qos_engine
     .retx_pend_i     (retx_pend),
     .rp_clr_i        (rp_clr),
     .rp_clr_tid_i    (rp_clr_tid),
+    .rp_set_i        (rq_push),
+    .rp_set_tid_i    (rq_in.tid),
     .retx_o          (seg_retx),
     .retx_tid_o      (seg_retx_tid),
     .ptt_we_left_o   (ptt_we_left),

@@ -48,6 +48,8 @@ module transfer_segmenter
   input  logic [NumTids-1:0]   retx_pend_i,    // as stored; `rp_clr_*`: the handler's
   input  logic                 rp_clr_i,       // registered clear, not yet in it
   input  tid_t                 rp_clr_tid_i,
+  input  logic                 rp_set_i,       // the handler sets a flag (it pushes a request)
+  input  tid_t                 rp_set_tid_i,
   output logic                 retx_o,         // a re-issue takes its new seq
   output tid_t                 retx_tid_o,
   output logic                 ptt_we_left_o,  // the block written to the PTT leaves at once
@@ -183,6 +185,7 @@ module transfer_segmenter
   logic    mhp_we_q;
   xfer_t   mhp_waddr_q;
   ack_md_t mhp_wdata_q;
+  logic    mhp_hit_q;   // it was of the node stage 1 dequeued (compared in that cycle)
 
   // =======================================================================================
   // Stage 1: queue selection, a cycle ahead of the dequeue
@@ -268,17 +271,17 @@ module transfer_segmenter
   // A node's ACK metadata as it was at the end of the cycle before: the RAM's word read for it
   // (with the handler's write of the cycle of that read, which the read-first RAM missed) in
   // its first cycle, else the register that has kept it current.
-  function automatic ack_md_t ack_held(logic fresh, ack_md_t kept, xfer_t node, ack_md_t ram,
-                                       logic prev_we, xfer_t prev_waddr, ack_md_t prev_wdata);
+  // A fresh node is the one stage 1 dequeued in the cycle before, so whether that write was
+  // its own was compared then (`MhpHitAhead`).
+  function automatic ack_md_t ack_held(logic fresh, ack_md_t kept, ack_md_t ram, logic prev_hit,
+                                       ack_md_t prev_wdata);
     if (!fresh) return kept;
-    return (prev_we && prev_waddr == node) ? prev_wdata : ram;
+    return prev_hit ? prev_wdata : ram;
   endfunction
 
   ack_md_t ack_base, ack_eff, sk_ack_base, sk_ack_eff;
-  assign ack_base    = ack_held(s2_acknew_q, s2_ack_q, s2_node_q, ackmd_rdata_i, mhp_we_q,
-                                mhp_waddr_q, mhp_wdata_q);
-  assign sk_ack_base = ack_held(sk_new_q, sk_ack_q, sk_node_q, ackmd_rdata_i, mhp_we_q,
-                                mhp_waddr_q, mhp_wdata_q);
+  assign ack_base    = ack_held(s2_acknew_q, s2_ack_q, ackmd_rdata_i, mhp_hit_q, mhp_wdata_q);
+  assign sk_ack_base = ack_held(sk_new_q, sk_ack_q, ackmd_rdata_i, mhp_hit_q, mhp_wdata_q);
   // ... and with the handler's write of this cycle (kept for the next cycle; the skid's node
   // is kept current the same way as stage 2's)
   assign ack_eff    = (mh_ackmd_we_i && mh_ackmd_waddr_i == s2_node_q) ? mh_ackmd_wdata_i :
@@ -348,17 +351,25 @@ module transfer_segmenter
   assign res_base = s2_first_q ? ack_base.resolved : md_own.res_base;
   assign err_base = s2_first_q ? ack_base.err_tog : md_own.err_base;
   assign inflight = k - (ack_base.resolved - res_base);  // (the whole count: for the assertions)
-  assign err      = (ack_base.err_tog != err_base);
+  // (a first visit takes its bases from the ACK metadata: no error, nothing in flight)
+  assign err      = !s2_first_q && (ack_base.err_tog != md_own.err_base);
   assign is_ctrl  = !s2_retx_q && (s2_qid_q == qid_t'(QCtrl));
-  assign is_last  = sum_is(k, cnt_t'(1), total);
+  // (k's three sources compared each on its own, ahead of k's multiplexer)
+  assign is_last  = s2_retx_q  ? sum_is(s2_rq_q.e.blk, cnt_t'(1), total) :
+                    s2_first_q ? (total == cnt_t'(1)) : sum_is(md_own.issued, cnt_t'(1), total);
 
   // Blocks in flight are at most MaxOutstanding (at most 15, `InflightBounded`), so the low 5
   // bits of the count are all of it: a 5-bit sum of three terms where the 18-bit count was
   // two subtractions in a row (`InflightFits`). Only a transfer's own visit (not a re-issue)
   // looks at it.
+  // A first visit has none in flight, and the metadata's two terms are added beside the ACK
+  // metadata's multiplexer.
   localparam int unsigned InflW = 5;
-  logic [InflW-1:0] infl;
-  assign infl = k[InflW-1:0] + res_base[InflW-1:0] - ack_base.resolved[InflW-1:0];
+  logic [InflW-1:0] infl, infl_own;
+  logic             infl_zero;
+  assign infl_own  = md_own.issued[InflW-1:0] + md_own.res_base[InflW-1:0];
+  assign infl      = s2_first_q ? '0 : infl_own - ack_base.resolved[InflW-1:0];
+  assign infl_zero = s2_first_q || (infl_own == ack_base.resolved[InflW-1:0]);
   assign own_qid  = queue_of(ctrl.kind, ctrl.prio, 1'b1, IntraPrios);
 
   // ---- IDs of the block ------------------------------------------------------------------
@@ -398,7 +409,10 @@ module transfer_segmenter
   tid_tog_t   iss_base;
   assign slot     = tid_slot(ctrl.kind, k[3:0]);
   assign iss_base = s2_first_q ? ack_base.res_tog : md_own.iss_tog;
-  assign tid_busy = k_cm && !s2_first_q && (md_own.iss_tog[slot] != ack_base.res_tog[slot]);
+  // (only an own visit's TID can be busy: its slot is taken from the metadata's count, not k)
+  tid_tog_t   tog_diff;
+  assign tog_diff = md_own.iss_tog ^ ack_base.res_tog;
+  assign tid_busy = k_cm && !s2_first_q && tog_diff[tid_slot(ctrl.kind, md_own.issued[3:0])];
 
   // ---- what stage 2 does -------------------------------------------------------------------
   logic act_ctrl, act_err, act_issue;
@@ -431,7 +445,20 @@ module transfer_segmenter
   );
 
   assign rx_ok   = s2_rnew_q ? ((seqb_fwd_we_q ? seqb_fwd_q : seqb) == s2_rq_q.e.seq) : s2_rok_q;
-  assign rx_live = s2_retx_q && rx_ok && retx_pend_i[s2_rq_q.tid] &&
+
+  // The request's pending flag is picked a cycle ahead (a 1,024-way pick by its TID): the flag
+  // of the request that enters stage 2 next (the skid's, else the FIFO head's) is picked from
+  // the flags of this cycle and updated with this cycle's clear, resolve and set, as the
+  // handler updates its flags; a held request's is kept current the same way (`PendAhead`).
+  function automatic logic pend_upd(logic p, tid_t t, logic clr, tid_t clr_t, logic res,
+                                    tid_t res_t, logic set, tid_t set_t);
+    return (p && !(clr && clr_t == t) && !(res && res_t == t)) || (set && set_t == t);
+  endfunction
+
+  logic pend_q;
+  tid_t rq_next_tid;
+  assign rq_next_tid = sk_valid_q ? sk_rq_q.tid : rq_i.tid;
+  assign rx_live = s2_retx_q && rx_ok && pend_q &&
                    !(rp_clr_i && rp_clr_tid_i == s2_rq_q.tid) &&
                    !(ptt_clr_i && ptt_clr_tid_i == s2_rq_q.tid);
 
@@ -441,17 +468,17 @@ module transfer_segmenter
   // its responder writes the notification after that block's bytes, and so after every byte
   // of the read (as the control packet of a write waits for total-1 ACKs).
   logic rd_hold;
-  assign rd_hold     = k_read && ctrl.notify && is_last && (infl != '0);
+  assign rd_hold     = k_read && ctrl.notify && is_last && !infl_zero;
   assign act_issue   = !s2_retx_q && !is_ctrl && !err && !tid_busy && !rd_hold;
   assign iss         = act_issue || rx_live;
   // A read's notification is written by the responder's transfer (ICD 16): no control packet.
   assign mem_notify  = !k_inline && !k_read && ctrl.notify;
-  assign direct_ctrl = act_issue && !k_inline && is_last && mem_notify && (infl == '0);
+  assign direct_ctrl = act_issue && !k_inline && is_last && mem_notify && infl_zero;
   assign retx_ctrl   = rx_live && !k_inline && is_last && mem_notify && md.ctrl_sent;
   assign need_pkt    = (act_ctrl && !err) || (iss && (k_inline || k_read)) || direct_ctrl ||
                        retx_ctrl;
   assign need_blk    = iss && !k_inline && !k_read;
-  assign need_fin    = (act_ctrl || act_err) && (infl == '0);
+  assign need_fin    = (act_ctrl || act_err) && infl_zero;
   assign need_enq    = act_issue && !k_inline && !is_last &&
                        (32'(infl) + 1 < MaxOutstanding);
   assign parks       = !need_enq && !need_fin;
@@ -834,6 +861,7 @@ module transfer_segmenter
       s2_rq_q       <= '0;
       s2_rnew_q     <= 1'b0;
       s2_rok_q      <= 1'b0;
+      pend_q        <= 1'b0;
       s2_mdnew_q    <= 1'b0;
       segw_we_q     <= 1'b0;
       segw_waddr_q  <= '0;
@@ -843,14 +871,21 @@ module transfer_segmenter
       mhp_we_q      <= 1'b0;
       mhp_waddr_q   <= '0;
       mhp_wdata_q   <= '0;
+      mhp_hit_q     <= 1'b0;
     end else begin
       mhp_we_q      <= mh_ackmd_we_i;
       mhp_waddr_q   <= mh_ackmd_waddr_i;
       mhp_wdata_q   <= mh_ackmd_wdata_i;
+      mhp_hit_q     <= mh_ackmd_we_i && mh_ackmd_waddr_i == deq_node_i;
       s2_ack_q      <= (s2_take && sk_valid_q) ? sk_ack_eff : ack_eff;
       s2_acknew_q   <= s2_take && !sk_valid_q && deq_o;
       s2_rnew_q     <= s2_take && (sk_valid_q ? sk_retx_q : retx_pop);
       s2_rok_q      <= rx_ok;
+      pend_q        <= s2_take ?
+          pend_upd(retx_pend_i[rq_next_tid], rq_next_tid, rp_clr_i, rp_clr_tid_i, ptt_clr_i,
+                   ptt_clr_tid_i, rp_set_i, rp_set_tid_i) :
+          pend_upd(pend_q, s2_rq_q.tid, rp_clr_i, rp_clr_tid_i, ptt_clr_i, ptt_clr_tid_i,
+                   rp_set_i, rp_set_tid_i);
       s2_mdnew_q    <= s2_take && (sk_valid_q || deq_o || retx_pop);
       s2_line0_q    <= line0;
       s2_w45_q      <= line1[127:0];
@@ -878,6 +913,9 @@ module transfer_segmenter
   // the control packet made with (or repeated for) a notifying transfer's last block.
   `NI_ASSERT(PktKindKnown, pkt_we_o -> is_ctrl || k_inline || k_read || (mem_notify && is_last))
   `NI_ASSERT(FirstIssues, s2_valid_q && s2_first_q -> act_issue)
+  `NI_ASSERT(PendAhead, s2_valid_q && s2_retx_q -> pend_q == retx_pend_i[s2_rq_q.tid])
+  `NI_ASSERT(MhpHitAhead, (s2_acknew_q -> mhp_hit_q == (mhp_we_q && mhp_waddr_q == s2_node_q)) &&
+                          (sk_new_q -> mhp_hit_q == (mhp_we_q && mhp_waddr_q == sk_node_q)))
   `NI_ASSERT(MdOwnCurrent, s2_valid_q && !s2_retx_q ->
              {md_own.issued, md_own.fid, md_own.res_base, md_own.err_base, md_own.iss_tog} ==
              {md.issued, md.fid, md.res_base, md.err_base, md.iss_tog})
