@@ -297,11 +297,11 @@ module qos_engine
       axw_line_q <= '0;
       axw_data_q <= '0;
     end else begin
-      axw_q <= axi_tt_we;
-      if (axi_tt_we) begin
-        axw_line_q <= axi_tt_line;
-        axw_data_q <= axi_tt_wdata;
-      end
+      axw_q      <= axi_tt_we;
+      // (loaded every cycle: they are written only behind an accepted line, `axw_q`, and
+      // the beat's acceptance, which ends late, then drives the one flag, not the line)
+      axw_line_q <= axi_tt_line;
+      axw_data_q <= axi_tt_wdata;
     end
   end
 
@@ -645,6 +645,10 @@ module qos_engine
     .retx_pend_i  (retx_pend),
     .rp_clr_i     (rp_clr),
     .rp_clr_tid_i (rp_clr_tid),
+    .ptt_clr_i    (ptt_clr),
+    .ptt_clr_tid_i(ptt_clr_tid),
+    .rp_set_i     (rq_push),
+    .rp_set_tid_i (rq_in.tid),
     .ptt_we_i     (ptt_we),
     .ptt_waddr_i  (ptt_waddr),
     .ptt_wseq_i   (ptt_wdata.seq),

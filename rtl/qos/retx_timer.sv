@@ -29,6 +29,12 @@ module retx_timer
   input  logic [NumTids-1:0] retx_pend_i,    // a re-issue is pending for the entry
   input  logic               rp_clr_i,
   input  tid_t               rp_clr_tid_i,
+  // the handler's own updates of this cycle (in the bits from the next): an entry resolved
+  // (valid and pending cleared), a re-issue request pushed (pending set)
+  input  logic               ptt_clr_i,
+  input  tid_t               ptt_clr_tid_i,
+  input  logic               rp_set_i,
+  input  tid_t               rp_set_tid_i,
   // the segmenter writes an entry (fresh issue or re-issue)
   input  logic               ptt_we_i,
   input  tid_t               ptt_waddr_i,
@@ -143,6 +149,11 @@ module retx_timer
   logic   ev_seqw_q;   // its seq was written in that cycle
   seq_t   ev_seq_q;
   seq_t   ev_seq;
+  // The entry's flags, picked by the scan pointer when it is read (four 1,024-way picks
+  // a cycle ahead of the decision), as they are from the next cycle: the valid and pending
+  // bits with the handler's updates of the cycle of the read, the sent and port flags with
+  // theirs (`sent_d`, `via_pkt_d`), each compared beside the pick.
+  logic   ev_valid_q, ev_pend_q, ev_sent_q, ev_via_q;
   logic   late_blk, late_pkt, late;
 
   assign ev_seq = ev_seqw_q ? ev_seq_q : seq_copy;
@@ -150,16 +161,16 @@ module retx_timer
   // picked after (the 1,024-way pick of `via_pkt_q` beside the two carry chains, not before).
   assign late_blk = ((now_q - stamp_blk) > timeout_i[StampW-1:0]);
   assign late_pkt = ((now_q - stamp_pkt) > timeout_i[StampW-1:0]);
-  assign late     = via_pkt_q[ev_tid_q] ? late_pkt : late_blk;
+  assign late     = ev_via_q ? late_pkt : late_blk;
 
   // The entry's valid and pending bits with the Message Handler's registered writes in
-  // (compared beside the picks).
+  // (compared beside the picks), the bits picked in the cycle before (`PickedAhead`).
   logic ev_valid, ev_pend;
-  assign ev_valid = ptt_valid_i[ev_tid_q] || (ptt_set_i && ptt_set_tid_i == ev_tid_q);
-  assign ev_pend  = retx_pend_i[ev_tid_q] && !(rp_clr_i && rp_clr_tid_i == ev_tid_q);
+  assign ev_valid = ev_valid_q || (ptt_set_i && ptt_set_tid_i == ev_tid_q);
+  assign ev_pend  = ev_pend_q && !(rp_clr_i && rp_clr_tid_i == ev_tid_q);
 
   assign tmo_valid_o = ev_q && scan_on && ev_valid &&
-                       sent_q[ev_tid_q] && !ev_pend && !ev_hs_q && !ev_seqw_q &&
+                       ev_sent_q && !ev_pend && !ev_hs_q && !ev_seqw_q &&
                        late;
   assign tmo_tid_o   = ev_tid_q;
   assign tmo_seq_o   = ev_seq;
@@ -184,6 +195,10 @@ module retx_timer
       ev_hs_q   <= 1'b0;
       ev_seqw_q <= 1'b0;
       ev_seq_q  <= '0;
+      ev_valid_q <= 1'b0;
+      ev_pend_q  <= 1'b0;
+      ev_sent_q  <= 1'b0;
+      ev_via_q   <= 1'b0;
     end else begin
       now_q        <= now_q + stamp_t'(1);
       sent_q       <= sent_d;
@@ -200,6 +215,15 @@ module retx_timer
       ev_hs_q   <= (blk_hs_i && blk_tid_i == ptr) || (pkt_hs_i && pkt_tid_i == ptr);
       ev_seqw_q <= ptt_we_i && ptt_waddr_i == ptr;
       ev_seq_q  <= ptt_wseq_i;
+      ev_valid_q <= (ptt_valid_i[ptr] || (ptt_set_i && ptt_set_tid_i == ptr)) &&
+                    !(ptt_clr_i && ptt_clr_tid_i == ptr);
+      ev_pend_q  <= (retx_pend_i[ptr] && !(rp_clr_i && rp_clr_tid_i == ptr) &&
+                     !(ptt_clr_i && ptt_clr_tid_i == ptr)) || (rp_set_i && rp_set_tid_i == ptr);
+      ev_sent_q  <= (up_we_q && up_waddr_q == ptr) ? up_left_q :
+                    (sent_q[ptr] || (up_blk_q && up_blk_tid_q == ptr) ||
+                     (up_pkt_q && up_pkt_tid_q == ptr));
+      ev_via_q   <= (up_pkt_q && up_pkt_tid_q == ptr) ||
+                    (via_pkt_q[ptr] && !(up_blk_q && up_blk_tid_q == ptr));
     end
   end
 
@@ -207,6 +231,9 @@ module retx_timer
   // Assertions
   // =======================================================================================
   `NI_ASSERT(EventIsPending, tmo_valid_o -> ev_valid)
+  `NI_ASSERT(PickedAhead, ev_q -> ev_valid_q == ptt_valid_i[ev_tid_q] &&
+                                  ev_pend_q == retx_pend_i[ev_tid_q] &&
+                                  ev_sent_q == sent_q[ev_tid_q] && ev_via_q == via_pkt_q[ev_tid_q])
   `NI_ASSERT(LateIsAge, ev_q -> late == ((now_q - (via_pkt_q[ev_tid_q] ? stamp_pkt : stamp_blk)) >
                                          timeout_i[StampW-1:0]))
   `NI_ASSERT(BypassLeaves, ptt_we_left_i -> ptt_we_i && blk_hs_i && blk_tid_i == ptt_waddr_i)

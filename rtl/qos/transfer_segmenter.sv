@@ -750,15 +750,20 @@ module transfer_segmenter
   s3_t  s3_d;
   assign s3_load = s2_fire && need_blk && !(bypass && blk_ready_i);
 
+  // Stage 3's block is loaded whenever stage 3 does not hold one back (`blk_ready_i` low): it
+  // matters only once `s3_valid_q` is set by a load, and the decision, which ends late in the
+  // cycle, then drives the one flag, not the block.
+  logic s3_hold;
+  assign s3_hold = s3_valid_q && !blk_ready_i;
+
   always_comb begin
     s3_valid_d = s3_valid_q;
-    s3_d       = s3_q;
     if (s3_load) begin
       s3_valid_d = 1'b1;
-      s3_d       = s3_in;
     end else if (s3_valid_q && blk_ready_i) begin
       s3_valid_d = 1'b0;
     end
+    s3_d = s3_hold ? s3_q : s3_in;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -836,7 +841,9 @@ module transfer_segmenter
       sk_valid_q <= sk_valid_d;
       sk_new_q   <= sk_load && !retx_pop;
       sk_ack_q   <= sk_ack_eff;
-      if (sk_load) begin
+      // (loaded whenever the skid is empty, as every load is: they matter only once
+      // `sk_valid_q` is set by a load, and stage 2's decision drives the one flag)
+      if (!sk_valid_q) begin
         sk_node_q  <= s1_node;
         sk_first_q <= !retx_pop && deq_first_i;
         sk_qid_q   <= retx_pop ? qid_t'(QCtrl) : pick_q;
@@ -947,6 +954,7 @@ module transfer_segmenter
   `NI_ASSERT(NoDeqWithRetx, !(deq_o && retx_pop))
   // The skid fills only while stage 2 holds, and empties into it when stage 2 is free.
   `NI_ASSERT(SkidBehindStage2, sk_valid_q -> s2_valid_q)
+  `NI_ASSERT(LoadsWhereFree, (sk_load -> !sk_valid_q) && (s3_load -> !s3_hold))
   logic [NumQueues-1:0] deq_hot;
   assign deq_hot = NumQueues'(1'b1) << deq_qid_o;
   // The queue picked the cycle before still holds a node and its IDs are still available
