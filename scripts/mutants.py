@@ -205,11 +205,6 @@ MUTANTS = [
      "assign infl_zero = s2_first_q;",
      "a transfer's own visit takes its blocks in flight as none (finishes, sends its control "
      "packet early)"),
-    ("pend-ahead-set-missed", "rtl/qos/transfer_segmenter.sv",
-     "    return (p && !(clr && clr_t == t) && !(res && res_t == t)) || (set && set_t == t);",
-     "    return (p && !(clr && clr_t == t) && !(res && res_t == t)) || (1'b0 && set && set_t == t);",
-     "the pending flag picked a cycle ahead misses the handler's request for the same TID in "
-     "that cycle"),
     ("timer-valid-ahead-clear-missed", "rtl/qos/retx_timer.sv",
      "                    !(ptt_clr_i && ptt_clr_tid_i == ptr);",
      "                    !(1'b0 && ptt_clr_i && ptt_clr_tid_i == ptr);",

@@ -420,8 +420,9 @@ module transfer_segmenter
   logic rx_ok;
   logic iss;          // a block or inline packet is issued (fresh or re-issued)
   logic retx_ctrl;    // a re-issued last block repeats its control packet
-  seq_t seqb, seqb_fwd_q;
+  seq_t seqc, seqb_fwd_q;
   logic seqb_fwd_we_q;
+  logic rok_new_q;    // the seq check of the request that entered stage 2 (first cycle)
   logic mem_notify;
   logic direct_ctrl;   // control packet made together with the last block
   logic need_pkt, need_blk, need_fin, need_enq, parks;
@@ -431,20 +432,32 @@ module transfer_segmenter
   // The request is current when the entry still has its re-issue pending (no resolve now)
   // and still holds the block the request was made for (same seq as then). Only stage 2
   // writes the PTT, so the seq check of the first cycle holds while the request waits here.
+  // The check is made a cycle ahead for the request that enters stage 2 next (the skid's,
+  // else the FIFO head's), in the copy read asynchronously (distributed RAM), and registered
+  // (`rok_new_q`); the PTT write of that cycle, which ends late (stage 2 firing), is
+  // compared in the next (`seqb_fwd_*`). While a request waits in the skid stage 2 holds and
+  // writes nothing, so the copy it is checked against is the one of its pop.
+  tid_t rq_next_tid;
+  seq_t rq_next_seq;
+  assign rq_next_tid = sk_valid_q ? sk_rq_q.tid : rq_i.tid;
+  assign rq_next_seq = sk_valid_q ? sk_rq_q.e.seq : rq_i.e.seq;
+
   dp_ram #(
-    .Depth(NumTids),
-    .Width(SeqW)
+    .Depth    (NumTids),
+    .Width    (SeqW),
+    .AsyncRead(1'b1)
   ) u_seq_copy (
     .clk_i  (clk_i),
     .we_i   (ptt_we_o),
     .waddr_i(ptt_waddr_o),
     .wdata_i(ptt_wdata_o.seq),
-    .re_i   (retx_pop),
-    .raddr_i(rq_i.tid),
-    .rdata_o(seqb)
+    .re_i   (1'b1),
+    .raddr_i(rq_next_tid),
+    .rdata_o(seqc)
   );
 
-  assign rx_ok   = s2_rnew_q ? ((seqb_fwd_we_q ? seqb_fwd_q : seqb) == s2_rq_q.e.seq) : s2_rok_q;
+  assign rx_ok   = !s2_rnew_q     ? s2_rok_q :
+                   seqb_fwd_we_q ? (seqb_fwd_q == s2_rq_q.e.seq) : rok_new_q;
 
   // The request's pending flag is picked a cycle ahead (a 1,024-way pick by its TID): the flag
   // of the request that enters stage 2 next (the skid's, else the FIFO head's) is picked from
@@ -456,8 +469,6 @@ module transfer_segmenter
   endfunction
 
   logic pend_q;
-  tid_t rq_next_tid;
-  assign rq_next_tid = sk_valid_q ? sk_rq_q.tid : rq_i.tid;
   assign rx_live = s2_retx_q && rx_ok && pend_q &&
                    !(rp_clr_i && rp_clr_tid_i == s2_rq_q.tid) &&
                    !(ptt_clr_i && ptt_clr_tid_i == s2_rq_q.tid);
@@ -874,6 +885,7 @@ module transfer_segmenter
       segw_waddr_q  <= '0;
       segw_wdata_q  <= '0;
       seqb_fwd_we_q <= 1'b0;
+      rok_new_q     <= 1'b0;
       seqb_fwd_q    <= '0;
       mhp_we_q      <= 1'b0;
       mhp_waddr_q   <= '0;
@@ -901,7 +913,8 @@ module transfer_segmenter
       segw_waddr_q  <= segmd_waddr_o;
       segw_wdata_q  <= segmd_wdata_o;
       // (the request that enters stage 2 next: the skid's, else the FIFO's head)
-      seqb_fwd_we_q <= ptt_we_o && ptt_waddr_o == (sk_valid_q ? sk_rq_q.tid : rq_i.tid);
+      seqb_fwd_we_q <= ptt_we_o && ptt_waddr_o == rq_next_tid;
+      rok_new_q     <= seqc == rq_next_seq;
       seqb_fwd_q    <= ptt_wdata_o.seq;
       s2_valid_q    <= s2_valid_d;
       s2_node_q     <= s2_node_d;
@@ -921,6 +934,15 @@ module transfer_segmenter
   `NI_ASSERT(PktKindKnown, pkt_we_o -> is_ctrl || k_inline || k_read || (mem_notify && is_last))
   `NI_ASSERT(FirstIssues, s2_valid_q && s2_first_q -> act_issue)
   `NI_ASSERT(PendAhead, s2_valid_q && s2_retx_q -> pend_q == retx_pend_i[s2_rq_q.tid])
+`ifndef SYNTHESIS
+  // The seq check made a cycle ahead is the check against the PTT's seqs of this cycle.
+  seq_t ref_seq_q [NumTids];
+  always_ff @(posedge clk_i) begin
+    if (ptt_we_o) ref_seq_q[ptt_waddr_o] <= ptt_wdata_o.seq;
+  end
+  `NI_ASSERT(SeqCheckAhead, s2_valid_q && s2_rnew_q ->
+                            rx_ok == (ref_seq_q[s2_rq_q.tid] == s2_rq_q.e.seq))
+`endif
   `NI_ASSERT(MhpHitAhead, (s2_acknew_q -> mhp_hit_q == (mhp_we_q && mhp_waddr_q == s2_node_q)) &&
                           (sk_new_q -> mhp_hit_q == (mhp_we_q && mhp_waddr_q == sk_node_q)))
   `NI_ASSERT(MdOwnCurrent, s2_valid_q && !s2_retx_q ->
