@@ -587,7 +587,8 @@ ROW_REASONS = {
                  "{fifo_ff} FFs), the 256-bit line accumulator, every rule of ICD 4, the "
                  "total-blocks arithmetic, the read descriptors of RDMA Read (design.md 3, 19)",
     "Transfer Segmenter": "re-issues of retransmission (ICD 14: the re-issue's seq check, "
-                          "its seq copy `u_seg.u_seq_copy`, 0.5 BRAM tile), RDMA Read's "
+                          "its seq copy `u_seg.u_seq_copy` in distributed RAM, read a cycle "
+                          "ahead), RDMA Read's "
                           "blocks and notifying reads (ICD 16), the TID busy toggles "
                           "(design.md 6)",
     "Message Handler": "retransmission (ICD 14: timeout events, a re-issue-pending bit per "
