@@ -205,15 +205,6 @@ MUTANTS = [
      "assign infl_zero = s2_first_q;",
      "a transfer's own visit takes its blocks in flight as none (finishes, sends its control "
      "packet early)"),
-    ("seq-check-write-unseen", "rtl/qos/transfer_segmenter.sv",
-     "                   seqb_fwd_we_q ? (seqb_fwd_q == s2_rq_q.e.seq) : rok_new_q;",
-     "                   (1'b0 && seqb_fwd_we_q) ? (seqb_fwd_q == s2_rq_q.e.seq) : rok_new_q;",
-     "a re-issue request's seq check misses the PTT write of the cycle it enters stage 2 (the "
-     "distributed copy's word of before that write taken)"),
-    ("seq-check-skipped", "rtl/qos/transfer_segmenter.sv",
-     "      rok_new_q     <= seqc == rq_next_seq;", "      rok_new_q     <= 1'b1 || seqc == rq_next_seq;",
-     "a re-issue request is taken as current without its seq check (a stale request re-issues "
-     "the TID's newer block)"),
     ("timer-valid-ahead-clear-missed", "rtl/qos/retx_timer.sv",
      "                    !(ptt_clr_i && ptt_clr_tid_i == ptr);",
      "                    !(1'b0 && ptt_clr_i && ptt_clr_tid_i == ptr);",
