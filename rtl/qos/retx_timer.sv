@@ -158,7 +158,7 @@ module retx_timer
 
   assign ev_seq = ev_seqw_q ? ev_seq_q : seq_copy;
   // The entry's age against both of its stamps side by side, the one of the way it left
-  // picked after (the 1,024-way pick of `via_pkt_q` beside the two carry chains, not before).
+  // picked after by the port flag picked a cycle ahead (`ev_via_q`, not a 1,024-way pick).
   assign late_blk = ((now_q - stamp_blk) > timeout_i[StampW-1:0]);
   assign late_pkt = ((now_q - stamp_pkt) > timeout_i[StampW-1:0]);
   assign late     = ev_via_q ? late_pkt : late_blk;
