@@ -197,7 +197,7 @@ MUTANTS = [
      "a node's first cycle in stage 2 misses the handler's ACK-metadata write of the cycle "
      "before (the read-first RAM's word taken as it is)"),
     ("pend-ahead-held-stale", "rtl/qos/transfer_segmenter.sv",
-     "          pend_upd(pend_q, s2_rq_q.tid, rp_clr_i,", "          pend_upd(pend_q, '0, rp_clr_i,",
+     "          pend_next(pend_q, s2_rq_q.tid, rp_clr_i,", "          pend_next(pend_q, '0, rp_clr_i,",
      "a re-issue request held in stage 2 keeps its pending flag without that TID's clears and "
      "resolves"),
     ("infl-zero-first-only", "rtl/qos/transfer_segmenter.sv",
@@ -211,7 +211,7 @@ MUTANTS = [
      "the timeout scan's valid bit, picked a cycle ahead, misses a resolve of the entry in "
      "that cycle (a resolved block times out)"),
     ("timer-pend-ahead-set-missed", "rtl/qos/retx_timer.sv",
-     "|| (rp_set_i && rp_set_tid_i == ptr);", "|| (1'b0 && rp_set_i && rp_set_tid_i == ptr);",
+     "ptt_clr_tid_i, rp_set_i, rp_set_tid_i);", "ptt_clr_tid_i, 1'b0, rp_set_tid_i);",
      "the timeout scan's pending flag, picked a cycle ahead, misses a request made for the "
      "entry in that cycle (a second request for a block)"),
     ("tid-busy-ignored", "rtl/qos/transfer_segmenter.sv",

@@ -314,6 +314,15 @@ package ni_pkg;
     return need == {gen, 1'b0};
   endfunction
 
+  // A PTT entry's re-issue-pending flag in the next cycle, from its value `p` in this one and
+  // the Message Handler's updates of this cycle as it applies them: the segmenter's registered
+  // clear, a resolve, a request pushed (the segmenter's and the timeout scan's picks a cycle
+  // ahead, `PendAhead`, `PickedAhead`).
+  function automatic logic pend_next(logic p, tid_t t, logic clr, tid_t clr_t, logic res,
+                                     tid_t res_t, logic set, tid_t set_t);
+    return (p && !(clr && clr_t == t) && !(res && res_t == t)) || (set && set_t == t);
+  endfunction
+
   function automatic logic [3:0] tid_slot(kind_e kind, logic [3:0] k_lo);  // k_lo = k[3:0]
     return (kind == Kind4x) ? k_lo : {2'b00, k_lo[1:0]};
   endfunction

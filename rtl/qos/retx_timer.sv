@@ -217,8 +217,8 @@ module retx_timer
       ev_seq_q  <= ptt_wseq_i;
       ev_valid_q <= (ptt_valid_i[ptr] || (ptt_set_i && ptt_set_tid_i == ptr)) &&
                     !(ptt_clr_i && ptt_clr_tid_i == ptr);
-      ev_pend_q  <= (retx_pend_i[ptr] && !(rp_clr_i && rp_clr_tid_i == ptr) &&
-                     !(ptt_clr_i && ptt_clr_tid_i == ptr)) || (rp_set_i && rp_set_tid_i == ptr);
+      ev_pend_q  <= pend_next(retx_pend_i[ptr], ptr, rp_clr_i, rp_clr_tid_i, ptt_clr_i,
+                              ptt_clr_tid_i, rp_set_i, rp_set_tid_i);
       ev_sent_q  <= (up_we_q && up_waddr_q == ptr) ? up_left_q :
                     (sent_q[ptr] || (up_blk_q && up_blk_tid_q == ptr) ||
                      (up_pkt_q && up_pkt_tid_q == ptr));

@@ -463,10 +463,6 @@ module transfer_segmenter
   // of the request that enters stage 2 next (the skid's, else the FIFO head's) is picked from
   // the flags of this cycle and updated with this cycle's clear, resolve and set, as the
   // handler updates its flags; a held request's is kept current the same way (`PendAhead`).
-  function automatic logic pend_upd(logic p, tid_t t, logic clr, tid_t clr_t, logic res,
-                                    tid_t res_t, logic set, tid_t set_t);
-    return (p && !(clr && clr_t == t) && !(res && res_t == t)) || (set && set_t == t);
-  endfunction
 
   logic pend_q;
   assign rx_live = s2_retx_q && rx_ok && pend_q &&
@@ -901,10 +897,10 @@ module transfer_segmenter
       s2_rnew_q     <= s2_take && (sk_valid_q ? sk_retx_q : retx_pop);
       s2_rok_q      <= rx_ok;
       pend_q        <= s2_take ?
-          pend_upd(retx_pend_i[rq_next_tid], rq_next_tid, rp_clr_i, rp_clr_tid_i, ptt_clr_i,
-                   ptt_clr_tid_i, rp_set_i, rp_set_tid_i) :
-          pend_upd(pend_q, s2_rq_q.tid, rp_clr_i, rp_clr_tid_i, ptt_clr_i, ptt_clr_tid_i,
-                   rp_set_i, rp_set_tid_i);
+          pend_next(retx_pend_i[rq_next_tid], rq_next_tid, rp_clr_i, rp_clr_tid_i, ptt_clr_i,
+                    ptt_clr_tid_i, rp_set_i, rp_set_tid_i) :
+          pend_next(pend_q, s2_rq_q.tid, rp_clr_i, rp_clr_tid_i, ptt_clr_i, ptt_clr_tid_i,
+                    rp_set_i, rp_set_tid_i);
       s2_mdnew_q    <= s2_take && (sk_valid_q || deq_o || retx_pop);
       s2_line0_q    <= line0;
       s2_w45_q      <= line1[127:0];
