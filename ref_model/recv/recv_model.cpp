@@ -480,19 +480,22 @@ std::vector<RecvModel> RecvModel::explain_rsp(const WirePacket& p, uint64_t firs
     };
     RecvModel lazy = *this;
     ack(lazy);
-    // Waiting packets that arrived in time may have been decided before this ACK; it
-    // matters for one of the same key or one that needs a context while the table is full.
-    std::size_t upto = 0;
+    // Waiting packets that arrived in time may have been decided before this ACK: any
+    // number of them, in order (a duplicate dropped just before the ACK, the next one
+    // written into a new context just after). It matters for one of the same key or one
+    // that needs a context while the table is full: the ACK is tried after each of those.
+    std::vector<bool> matters;
     for (std::size_t i = 0; i < queue_.size(); ++i) {
       const Waiting& w = queue_[i];
       if (w.arrived + 2 > d) break;
       const auto k = w.head.wire_kind();
-      if (!w.good || (k != WireKind::Data && k != WireKind::Ctrl)) continue;
       const uint32_t wk = key_of(w.head.src_node, w.head.tid);
-      if (wk == key || (!ctx_.count(wk) && ctx_.size() >= cap_)) upto = i + 1;
+      matters.push_back(w.good && (k == WireKind::Data || k == WireKind::Ctrl) &&
+                        (wk == key || (!ctx_.count(wk) && ctx_.size() >= cap_)));
     }
+    while (!matters.empty() && !matters.back()) matters.pop_back();
     std::vector<RecvModel> eager{*this};
-    for (std::size_t i = 0; i < upto && !eager.empty(); ++i) {
+    for (std::size_t i = 0; i < matters.size() && !eager.empty(); ++i) {
       std::vector<RecvModel> next;
       for (const auto& s : eager) {
         std::vector<Outcome> out;
@@ -502,9 +505,12 @@ std::vector<RecvModel> RecvModel::explain_rsp(const WirePacket& p, uint64_t firs
       }
       cap_states(next);
       eager = std::move(next);
+      if (!matters[i]) continue;
+      for (const auto& s : eager) {
+        RecvModel a = s;
+        ack(a);
+      }
     }
-    if (upto != 0)
-      for (auto& s : eager) ack(s);
   }
   // a NACK: the next packet to decide, after those whose decision is invisible
   std::vector<RecvModel> frontier{*this};

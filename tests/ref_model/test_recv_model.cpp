@@ -407,6 +407,44 @@ TEST_CASE("recv model: a duplicate racing the ACK may be either side of it", "[r
   }
 }
 
+TEST_CASE("recv model: two duplicates racing the ACK may straddle it", "[recv]") {
+  // A two-packet block (as in the out-of-order case above), complete; then a duplicate of
+  // each packet arrives before the ACK. The unit may drop the first as a duplicate, send the
+  // ACK (freeing the context), and write the second into a new context.
+  Bench n;
+  const auto p0 = data_pkt(9, 3, kBase + 0x13F0, 16, 2);
+  const auto p1 = data_pkt(9, 3, kBase + 0x1400, 16, 2);
+  const auto w0 = burst(kBase + 0x13C0, {{48, 16, 0, 0xFFFF000000000000ull}}, 0);
+  const auto w1 = burst(kBase + 0x1400, {{0, 16, 0, 0xFFFFull}}, 0);
+  NO_ERR(n.pkt(p0));
+  NO_ERR(n.pkt(p1));
+  NO_ERR(n.wr(w0));
+  NO_ERR(n.wr(w1));
+  NO_ERR(n.b());
+  NO_ERR(n.b());
+  NO_ERR(n.pkt(p0));
+  NO_ERR(n.pkt(p1));
+  n.t += 5;
+  NO_ERR(n.rsp(resp(3, 9, 3)));
+  SECTION("the first dropped before the ACK, the second written after it") {
+    NO_ERR(n.wr(w1));
+    CHECK_FALSE(n.wr(w0).empty());  // the first was decided: nothing left to write it
+  }
+  SECTION("both after the ACK: the first written, then the second") {
+    NO_ERR(n.wr(w0));
+    NO_ERR(n.wr(w1));
+    NO_ERR(n.b());
+    NO_ERR(n.b());
+    NO_ERR(n.rsp(resp(3, 9, 3)));  // the block again, complete: ACKed again
+    NO_ERR(n.fin());
+  }
+  SECTION("both before the ACK: dropped, nothing more") {
+    n.t += 5000;
+    NO_ERR(n.fin());
+    NO_ERR(n.counters({0, 4, 0, 0, 0, 2, 0, 1, 0, 0, 0}));
+  }
+}
+
 TEST_CASE("recv model: responses from rsp_rx reach the engine, others are counted", "[recv]") {
   RecvChecker c(kMe);
   auto to_me = [](unsigned kind, uint16_t tid, uint16_t seq) { return resp(kind, tid, seq, kMe); };
