@@ -40,7 +40,7 @@ MUTANTS = [
      "assign serve_go = a_serve && !tt_busy_i && (!e_full || 1'b1);",
      "a serve while both enqueue entries are taken (one served transfer is never enqueued)"),
     ("read-reissue-served-again", "rtl/qos/read_alloc.sv",
-     "match[c]   = busy_q[a_page][c] && keq_q[c];",
+     "match[c]   = abusy_q[c] && keq_q[c];",
      "match[c]   = 1'b0 && keq_q[c];",
      "a re-issue of a request still being served gets a second transfer"),
     ("read-key-forward-lost", "rtl/qos/read_alloc.sv",
@@ -52,9 +52,22 @@ MUTANTS = [
      "assign a_reseq  = a_dup && a_newer &&", "assign a_reseq  = 1'b0 && a_newer &&",
      "a matched re-issue with a newer seq is answered with the old seq"),
     ("read-seq-behind-unforwarded", "rtl/qos/read_alloc.sv",
-     "assign page_seq[c]  = (sw_at_a &&", "assign page_seq[c]  = (1'b0 && sw_at_a &&",
-     "stage A reads a channel's seq from its RAM while the seq written behind for it waits in "
-     "the register (a request after a serve or a newer re-issue compares with the old seq)"),
+     "assign sw_match = sw_at_a &&", "assign sw_match = 1'b0 && sw_at_a &&",
+     "stage A compares a matched re-issue's seq with its channel's RAM while the seq written "
+     "behind for it waits in the register (a re-issue right after a serve or a newer re-issue "
+     "compares with the old seq)"),
+    ("read-abusy-pop-missed", "rtl/qos/read_alloc.sv",
+     "!(pop && head_rch == {a_page, RchW'(c)});", "!(1'b0 && head_rch == {a_page, RchW'(c)});",
+     "stage A's page flags keep a channel busy after its answer left (a waiting request skips "
+     "the lowest IDLE channel, or finds none)"),
+    ("read-abusy-load-serve-missed", "rtl/qos/read_alloc.sv",
+     "(busy_q[n_page][c] || (serve_here[c] && n_page == a_page))",
+     "(busy_q[n_page][c] || (1'b0 && serve_here[c] && n_page == a_page))",
+     "a request entering stage A as the one before it is served on its page takes the served "
+     "channel as IDLE (allocated twice)"),
+    ("read-abusy-load-pop-missed", "rtl/qos/read_alloc.sv",
+     "!(pop && head_rch == {n_page, RchW'(c)});", "!(1'b0 && head_rch == {n_page, RchW'(c)});",
+     "a request entering stage A as a channel of its page is answered takes that channel as busy"),
     ("read-error-acked", "rtl/qos/read_alloc.sv",
      "assign drsp_o.nack   = aq_head[WchW];", "assign drsp_o.nack   = 1'b0 && aq_head[WchW];",
      "a read channel's ERROR is answered with an ACK"),
@@ -249,6 +262,11 @@ MUTANTS = [
      "               2'(1'b0 && pick_q == qid_t'(QTid));",
      "stage 1 picks the TID-only queue for the next cycle without counting the TID its own "
      "dequeue of this cycle will take"),
+    ("pick-last-node-fwd", "rtl/qos/sched_queues.sv",
+     "    if (fwd_valid_q) last_here[fwd_qid_q] = fwd_last;",
+     "    if (1'b0) last_here[fwd_qid_q] = fwd_last;",
+     "stage 1's pick takes a queue read by the dequeue before as holding its last node only "
+     "when its register says so (the link read then is not compared with the tail)"),
     ("pick-last-node-again", "rtl/qos/sched_queues.sv",
      "  assign remain_o     = ~pend_first_d;", "  assign remain_o     = ~empty_eff;",
      "stage 1 picks for the next cycle a queue whose last node it dequeues now (the queues as "

@@ -20,6 +20,8 @@ module fifo_ram #(
   parameter int unsigned Depth = 128,  // RAM entries; the FIFO holds Depth + 2
   parameter int unsigned Width = 512,
   parameter bit          Bypass = 1'b0,  // see above
+  parameter bit          RegHead = 1'b0,  // without Bypass: the output stage's head and
+                                          // empty flag from registers (sync_fifo RegHead)
   localparam int unsigned AddrW = (Depth > 1) ? $clog2(Depth) : 1,
   localparam int unsigned CntW  = $clog2(Depth + 3)
 ) (
@@ -68,8 +70,9 @@ module fifo_ram #(
   // (and, with Bypass, by a push).
   if (!Bypass) begin : gen_out
     sync_fifo #(
-      .Depth(2),
-      .Width(Width)
+      .Depth  (2),
+      .Width  (Width),
+      .RegHead(RegHead)
     ) u_out (
       .clk_i      (clk_i),
       .rst_ni     (rst_ni),

@@ -99,10 +99,12 @@ module read_alloc
   // page at once (compared side by side), stage A the 64 seqs (the matched channel's picked
   // by the one-hot match), the answer the key and seq of its channel.
   logic [NumPages-1:0][RdChPerPage-1:0] busy_q, busy_d;
+  logic [RdChPerPage-1:0]               abusy_q, abusy_d;  // busy_q[a_page], a register
   rkey_t [RdChPerPage-1:0]              npage_key;  // the keys of n_page's channels
   rkey_t [RdChPerPage-1:0]              hpage_key;  // the keys of head_rch's page
   rkey_t                                head_key;   // the key of head_rch
-  seq_t  [RdChPerPage-1:0]              page_seq;   // the seqs of a_page's channels
+  seq_t  [RdChPerPage-1:0]              ram_seq;    // the seqs of a_page's channels in the
+                                                    // RAMs (without the one written behind)
   seq_t  [RdChPerPage-1:0]              hpage_seq;  // the seqs of head_rch's page
 
   // =======================================================================================
@@ -151,7 +153,8 @@ module read_alloc
   logic [RdChPerPage-1:0] match, popping, at_head, free;
   logic            match_raw_any, match_any, free_any;
   logic [RchW-1:0] match_ch, free_ch;
-  seq_t            match_seq;  // the seq of the matched channel
+  seq_t            match_seq;  // the matched channel's seq in its RAM
+  logic            sw_match;   // the matched channel's seq is the one written behind
 
   // At most one busy channel has a key (a request matching one is never allocated another),
   // so the match is found among the busy channels and the channel answered this cycle is
@@ -160,13 +163,14 @@ module read_alloc
   always_comb begin
     match_seq = '0;
     for (int unsigned c = 0; c < RdChPerPage; c++) begin
-      match[c]   = busy_q[a_page][c] && keq_q[c];
+      match[c]   = abusy_q[c] && keq_q[c];
       at_head[c] = aq_valid && head_rch == {a_page, RchW'(c)};
       popping[c] = at_head[c] && drsp_ready_i;
-      free[c]    = !busy_q[a_page][c];
-      match_seq  = match_seq | (page_seq[c] & {SeqW{match[c]}});
+      free[c]    = !abusy_q[c];
+      match_seq  = match_seq | (ram_seq[c] & {SeqW{match[c]}});
     end
   end
+  assign sw_match = sw_at_a && match[sw_rch_q[RchW-1:0]];
 
   // The lowest matching channel wins; the lowest IDLE one is allocated.
   first_set #(.Width(RdChPerPage)) u_match_first (
@@ -194,7 +198,11 @@ module read_alloc
   assign a_dup    = a_valid_q && match_any;
   assign a_nochan = a_valid_q && !match_any && !free_any;
   assign a_serve  = a_valid_q && !match_any && free_any;
-  assign a_newer  = seq_is_newer(a_q.hdr.seq, match_seq);
+  // The request's seq is compared with the RAM's and with the one written behind side by
+  // side, and the match picks (`NewerIsForwarded`): the register's loop through the
+  // decision has no forward in front of the AND-OR and the compare.
+  assign a_newer  = sw_match ? seq_is_newer(a_q.hdr.seq, sw_seq_q) :
+                               seq_is_newer(a_q.hdr.seq, match_seq);
   // A newer seq is taken unless the channel's answer is already on drsp (it must hold; the
   // issuer's timeout re-issues again and finds the channel idle).
   assign a_reseq  = a_dup && a_newer && !(|(match & at_head));
@@ -279,9 +287,12 @@ module read_alloc
   // Answers: finished channels in order, each answered once
   // =======================================================================================
 
+  // (its head from registers: the match's exclusion of the channel answered this cycle
+  // compares it with stage A's page and channels)
   fifo_ram #(
-    .Depth(NumRch),
-    .Width(WchW + 1)
+    .Depth  (NumRch),
+    .Width  (WchW + 1),
+    .RegHead(1'b1)
   ) u_answers (
     .clk_i      (clk_i),
     .rst_ni     (rst_ni),
@@ -311,11 +322,32 @@ module read_alloc
     if (pop)      busy_d[head_rch[WchW-1:RchW]][head_rch[RchW-1:0]] = 1'b0;
   end
 
+  // Stage A's page's busy flags in a register of their own (`abusy_q`, `ABusyIsPage`): the
+  // decision starts at them, not at a 16-way pick of the page's flags from `busy_q`. Kept
+  // current with the serve and the answer's pop as `busy_q` is; when a request enters stage A
+  // they are loaded with its page's flags and this cycle's changes to them, both candidates
+  // made side by side and picked by the load.
+  logic                   a_enter;  // a request enters stage A this cycle
+  logic [RdChPerPage-1:0] serve_here, abusy_keep, abusy_new;
+  assign a_enter = a_load && (s_valid_q || take);
+  always_comb begin
+    for (int unsigned c = 0; c < RdChPerPage; c++) begin
+      serve_here[c] = serve_go && free_ch == RchW'(c);
+      abusy_keep[c] = (abusy_q[c] || serve_here[c]) &&
+                      !(pop && head_rch == {a_page, RchW'(c)});
+      abusy_new[c]  = (busy_q[n_page][c] || (serve_here[c] && n_page == a_page)) &&
+                      !(pop && head_rch == {n_page, RchW'(c)});
+    end
+    abusy_d = a_enter ? abusy_new : abusy_keep;
+  end
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      busy_q <= '0;
+      busy_q  <= '0;
+      abusy_q <= '0;
     end else begin
-      busy_q <= busy_d;
+      busy_q  <= busy_d;
+      abusy_q <= abusy_d;
     end
   end
 
@@ -355,8 +387,7 @@ module read_alloc
     end
     assign npage_key[c] = key_mem_q[n_page];
     assign hpage_key[c] = key_mem_q[head_rch[WchW-1:RchW]];
-    assign page_seq[c]  = (sw_at_a && int'(sw_rch_q[RchW-1:0]) == c) ? sw_seq_q :
-                                                                        seq_mem_q[a_page];
+    assign ram_seq[c]   = seq_mem_q[a_page];
     assign hpage_seq[c] = seq_mem_q[head_rch[WchW-1:RchW]];
   end
   assign head_key = hpage_key[head_rch[RchW-1:0]];
@@ -405,6 +436,7 @@ module read_alloc
   // A channel is never allocated twice, nor answered while idle; the answers never overflow.
   // The skid holds a request only behind one in stage A.
   `NI_ASSERT(SkidBehindA, s_valid_q -> a_valid_q)
+  `NI_ASSERT(ABusyIsPage, abusy_q == busy_q[a_page])
   `NI_ASSERT(AllocIdle, serve_go -> !busy_q[a_page][a_rch[RchW-1:0]])
   `NI_ASSERT(ServeIsFree, serve_go -> a_rch[RchW-1:0] == free_ch)
   `NI_ASSERT(AnswerBusy, aq_valid -> busy_q[head_rch[WchW-1:RchW]][head_rch[RchW-1:0]])
@@ -423,6 +455,16 @@ module read_alloc
   always_ff @(posedge clk_i) begin
     if (serve_go || a_reseq) ref_seq_q[a_page][a_rch[RchW-1:0]] <= a_q.hdr.seq;
   end
+  seq_t [RdChPerPage-1:0] page_seq;  // a_page's seqs with the one written behind
+  seq_t                   fwd_seq;   // the matched channel's
+  always_comb begin
+    fwd_seq = '0;
+    for (int unsigned c = 0; c < RdChPerPage; c++) begin
+      page_seq[c] = (sw_at_a && sw_rch_q[RchW-1:0] == RchW'(c)) ? sw_seq_q : ram_seq[c];
+      if (match[c]) fwd_seq = page_seq[c];
+    end
+  end
+  `NI_ASSERT(NewerIsForwarded, a_dup -> a_newer == seq_is_newer(a_q.hdr.seq, fwd_seq))
   logic seq_behind_ok;
   always_comb begin
     seq_behind_ok = !aq_valid ||

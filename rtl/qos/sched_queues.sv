@@ -185,7 +185,15 @@ module sched_queues #(
 
   // Queues with no node at the end of this cycle but for this cycle's enqueue: the one
   // entering one of them is its head (an empty queue, or the one whose last node leaves now).
-  assign pend_first_d = empty_eff | (deq_here & {NumQueues{deq_last}});
+  // Each queue's own last-node flag is taken under its own dequeue select, not the dequeued
+  // queue's picked one (`deq_last`): the pick that stage 1 makes from `remain_o` then has no
+  // 34-way choice in front of it (`LastPerQueue` asserts it is `deq_last` where it counts).
+  logic [NumQueues-1:0] last_here;  // per queue: its head is its last node
+  always_comb begin
+    last_here = last_vec;
+    if (fwd_valid_q) last_here[fwd_qid_q] = fwd_last;
+  end
+  assign pend_first_d = empty_eff | (deq_here & last_here);
   assign remain_o     = ~pend_first_d;
 
   always_comb begin
@@ -280,6 +288,7 @@ module sched_queues #(
   end
   `NI_ASSERT(OneIsCompare, one_q == one_cmp)
   `NI_ASSERT(LastIsCompare, deq_i -> deq_last == (deq_head.node == deq_tail))
+  `NI_ASSERT(LastPerQueue, deq_i -> last_here[deq_qid_i] == deq_last)
   `NI_ASSERT(PendHereIsQid, pend_here == (pend ? NumQueues'(1'b1) << pend_qid : '0))
   `NI_ASSERT(FwdNotPendHead, fwd_valid_q -> !pend_head[fwd_qid_q])
   // The tail kept for the forwarded head's compare is its queue's tail register.
