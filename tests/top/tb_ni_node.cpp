@@ -106,6 +106,8 @@ class Node {
     req_.arm(nf);
   }
   void inject(const WirePacket& p) { req_.inject(kNode, p, ctrl_.cycle()); }
+  void inject_rsp(const WirePacket& p) { rsp_.inject(kNode, p, ctrl_.cycle()); }
+  const std::vector<WirePacket>& req_sent() const { return sent_.req; }
   void hold_rsp_tx(bool on) { rsp_.hold(kNode, on); }
   bool req_busy() const { return req_.busy(); }
   const std::vector<WirePacket>& rsp_sent() const { return sent_.rsp; }
@@ -593,4 +595,69 @@ TEST_CASE("receive unit: write latency 1, interleaved blocks, control and inline
   std::sort(r.begin(), r.end());
   CHECK(r == std::vector<std::array<unsigned, 3>>{{3, 40, 50}, {3, 41, 51}, {3, 42, 52}});
   expect_clean(n);
+}
+
+namespace {
+
+// A peer's read request (ICD 16) for `bytes` at `src_off` of this node into its own memory
+// at `dst_off`, on page 0: READ_REQ (tid, seq) from kPeer.
+WirePacket peer_read(uint16_t tid, uint16_t seq, uint64_t src_off, uint64_t dst_off,
+                     uint32_t bytes) {
+  ni::Descriptor d;
+  d.page = 0;
+  d.channel = 0;
+  d.kind = ni::Kind::Tid;
+  d.read = true;
+  d.src = (uint64_t{kNode} << 48) | src_off;
+  d.dst = kDstBase | dst_off;
+  d.size = bytes;
+  d.prio = 2;
+  return ni::head_packet(ni::make_read_packet(d, 0, tid, seq, kPeer), kPeer);
+}
+
+// Answers every data block the node sent since `from` (its read channels' writes to kPeer,
+// which the network drops) with an ACK from kPeer, so their transfers finish.
+// Waits (up to 20,000 cycles) until `blocks` such blocks were answered.
+std::size_t ack_blocks(Node& n, std::size_t from, unsigned blocks) {
+  std::size_t i = from;
+  for (unsigned t = 0; t < 200 && blocks != 0; ++t) {
+    n.run(100);
+    for (; i < n.req_sent().size() && blocks != 0; ++i) {
+      const auto h = n.req_sent()[i].head();
+      if (h.wire_kind() != ni::WireKind::Data || !h.last) continue;
+      n.inject_rsp(ni::make_response(ni::WireKind::Ack, h.tid, h.seq, kNode, kPeer));
+      --blocks;
+    }
+  }
+  CHECK(blocks == 0);
+  return i;
+}
+
+}  // namespace
+
+TEST_CASE(
+    "read allocator: a newer re-issue right behind its request's serve is answered "
+    "with its seq",
+    "[top][read]") {
+  // Channel 64 of page 0 first answers a request with seq 5000, which its seq RAM keeps.
+  // Then a request (tid 9, seq 100) is served into the same channel and its re-issue (seq
+  // 101), right behind it on rreq, is decided in the next cycle, while seq 100 still waits
+  // in the written-behind register: 101 is newer than 100 (the channel answers 101), not
+  // than the RAM's 5000.
+  Node n;
+  n.inject(peer_read(3, 5000, 0x1000, 0x100000, 256));
+  std::size_t acked = ack_blocks(n, 0, 1);
+  n.run(2000);
+  REQUIRE(responses(n).size() == 1);
+  CHECK(responses(n)[0] == std::array<unsigned, 3>{3, 3, 5000});
+  n.inject(peer_read(9, 100, 0x2000, 0x200000, 256));
+  n.inject(peer_read(9, 101, 0x2000, 0x200000, 256));
+  acked = ack_blocks(n, acked, 1);
+  n.run(2000);
+  const auto r = responses(n);
+  REQUIRE(r.size() == 2);
+  CHECK(r[1] == std::array<unsigned, 3>{3, 9, 101});
+  CHECK(n.stat(28) == 1);  // the re-issue matched
+  CHECK(n.stat(29) == 2);  // two serves
+  for (const auto& e : n.errors()) FAIL_CHECK(e);
 }
