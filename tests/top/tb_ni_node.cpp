@@ -661,3 +661,37 @@ TEST_CASE(
   CHECK(n.stat(29) == 2);  // two serves
   for (const auto& e : n.errors()) FAIL_CHECK(e);
 }
+
+TEST_CASE(
+    "read allocator: a request entering stage A as its page's channel is answered "
+    "takes that channel",
+    "[top][read]") {
+  // Channel 64 of page 0 serves a request (tid 3) and waits for its block's ACK. The ACK is
+  // injected, and a second request (tid 4, page 0) `k` cycles later: over the range of k,
+  // one enters stage A in the cycle channel 64's answer leaves, and is decided in the next
+  // with channel 64 IDLE (the lowest IDLE channel, which the engine's model expects).
+  const unsigned k = GENERATE(range(0u, 40u));
+  Node n;
+  n.inject(peer_read(3, 700, 0x1000, 0x100000, 256));
+  std::size_t sent = 0;
+  for (unsigned t = 0; t < 200 && sent == 0; ++t) {
+    n.run(100);
+    for (const auto& p : n.req_sent()) {
+      const auto h = p.head();
+      if (h.wire_kind() == ni::WireKind::Data && h.last) {
+        n.inject_rsp(ni::make_response(ni::WireKind::Ack, h.tid, h.seq, kNode, kPeer));
+        ++sent;
+      }
+    }
+  }
+  REQUIRE(sent == 1);
+  n.run(k);
+  n.inject(peer_read(4, 800, 0x3000, 0x300000, 256));
+  ack_blocks(n, n.req_sent().size(), 1);
+  n.run(2000);
+  const auto r = responses(n);
+  REQUIRE(r.size() == 2);
+  CHECK(r[0] == std::array<unsigned, 3>{3, 3, 700});
+  CHECK(r[1] == std::array<unsigned, 3>{3, 4, 800});
+  for (const auto& e : n.errors()) FAIL_CHECK(e);
+}
