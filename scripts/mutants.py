@@ -174,11 +174,16 @@ MUTANTS = [
      "an entry written (issued again) in the cycle it is read is judged on the flags of its "
      "previous block (the flags' update a cycle behind, not accounted for)"),
     ("timeout-early", "rtl/qos/retx_timer.sv",
-     "assign late_blk = ((now_q - stamp_blk) > timeout_i[StampW-1:0]);\n"
-     "  assign late_pkt = ((now_q - stamp_pkt) > timeout_i[StampW-1:0]);",
-     "assign late_blk = ((now_q - stamp_blk) >= timeout_i[StampW-1:0]);\n"
-     "  assign late_pkt = ((now_q - stamp_pkt) >= timeout_i[StampW-1:0]);",
+     "assign late_blk = age_blk_q > timeout_i[StampW-1:0];\n"
+     "  assign late_pkt = age_pkt_q > timeout_i[StampW-1:0];",
+     "assign late_blk = age_blk_q >= timeout_i[StampW-1:0];\n"
+     "  assign late_pkt = age_pkt_q >= timeout_i[StampW-1:0];",
      "a block times out one cycle early"),
+    ("timer-stamp-ahead-unforwarded", "rtl/qos/retx_timer.sv",
+     "assign age_blk_d = fwd_blk_q ? stamp_t'(2) : now1_q - stamp_blk;",
+     "assign age_blk_d = (fwd_blk_q && 1'b0) ? stamp_t'(2) : now1_q - stamp_blk;",
+     "the timeout scan's issue cycle, read a cycle ahead, misses a handshake of the entry in "
+     "the cycle of that read (the block just sent is aged by its previous stamp)"),
     ("timeout-not-first", "rtl/qos/msg_handler.sv",
      "assign rsp_ready_o = init_done_i && !seg_gnt && !tmo_v && !rc_q;",
      "assign rsp_ready_o = init_done_i && !seg_gnt && !rc_q;",

@@ -4,8 +4,9 @@
 //
 // Each pending entry remembers when it left the engine (the cycle of its blk or pkt
 // handshake). The FSM scans the table one entry per cycle, in TID order, without ever
-// stopping: in cycle t it reads entry now[9:0] (issue cycle and a copy of its seq), in t+1
-// it decides. An entry that is valid, has left the engine, has no re-issue pending and has
+// stopping: in cycle t it reads entry now[9:0] (its flags and a copy of its seq), in t+1
+// it decides. The issue cycles are read a cycle ahead of the rest (in t-1), so that the
+// entry's age is a register when the decision compares it with the timeout. An entry that is valid, has left the engine, has no re-issue pending and has
 // been out for longer than the timeout (`now - issue > timeout`) becomes a timeout event for
 // the Message Handler, which takes it in the cycle it is offered unless a re-check takes M0
 // then (docs/design.md section 9): the event vanishes and is offered again on the next round.
@@ -58,9 +59,11 @@ module retx_timer
   // Cycle counter and scan pointer
   // =======================================================================================
   stamp_t now_q;
-  tid_t   ptr;
+  stamp_t now1_q;  // now_q + 1: the next cycle's count, and the next entry of the scan
+  tid_t   ptr, ptr_ahead;
 
-  assign ptr = now_q[TidW-1:0];
+  assign ptr       = now_q[TidW-1:0];
+  assign ptr_ahead = now1_q[TidW-1:0];
 
   // Timeout 0 is off, and so is any timeout the 32-bit issue cycles cannot measure.
   logic scan_on;
@@ -97,6 +100,8 @@ module retx_timer
     if (up_we_q) sent_d[up_waddr_q] = up_left_q;
   end
 
+  // The issue cycles are read one entry ahead of the scan pointer (`ptr_ahead`): in cycle t-1
+  // for the entry read at t, so that its ages are registers (`age_*_q`) by the decision.
   stamp_t stamp_blk, stamp_pkt;
   seq_t   seq_copy;
 
@@ -109,7 +114,7 @@ module retx_timer
     .waddr_i(blk_tid_i),
     .wdata_i(now_q),
     .re_i   (1'b1),
-    .raddr_i(ptr),
+    .raddr_i(ptr_ahead),
     .rdata_o(stamp_blk)
   );
 
@@ -122,7 +127,7 @@ module retx_timer
     .waddr_i(pkt_tid_i),
     .wdata_i(now_q),
     .re_i   (1'b1),
-    .raddr_i(ptr),
+    .raddr_i(ptr_ahead),
     .rdata_o(stamp_pkt)
   );
 
@@ -157,10 +162,21 @@ module retx_timer
   logic   late_blk, late_pkt, late;
 
   assign ev_seq = ev_seqw_q ? ev_seq_q : seq_copy;
-  // The entry's age against both of its stamps side by side, the one of the way it left
-  // picked after by the port flag picked a cycle ahead (`ev_via_q`, not a 1,024-way pick).
-  assign late_blk = ((now_q - stamp_blk) > timeout_i[StampW-1:0]);
-  assign late_pkt = ((now_q - stamp_pkt) > timeout_i[StampW-1:0]);
+  // The entry's ages by both of its stamps, as they are in the decision's cycle, computed in
+  // the cycle the entry's flags are read (from the stamps read in the cycle before, the
+  // handshake of that cycle forwarded: the RAMs read first) and registered: the decision
+  // compares a register with the timeout, one carry chain where it was two in a row. A
+  // stamp written in the cycle before the read is two cycles old at the decision.
+  stamp_t age_blk_q, age_pkt_q;
+  logic   fwd_blk_q, fwd_pkt_q;  // the entry read ahead was stamped in the cycle of its read
+  stamp_t age_blk_d, age_pkt_d;
+  assign age_blk_d = fwd_blk_q ? stamp_t'(2) : now1_q - stamp_blk;
+  assign age_pkt_d = fwd_pkt_q ? stamp_t'(2) : now1_q - stamp_pkt;
+
+  // The one of the way it left is picked by the port flag picked a cycle ahead (`ev_via_q`,
+  // not a 1,024-way pick).
+  assign late_blk = age_blk_q > timeout_i[StampW-1:0];
+  assign late_pkt = age_pkt_q > timeout_i[StampW-1:0];
   assign late     = ev_via_q ? late_pkt : late_blk;
 
   // The entry's valid and pending bits with the Message Handler's registered writes in
@@ -181,6 +197,7 @@ module retx_timer
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       now_q        <= '0;
+      now1_q       <= stamp_t'(1);
       sent_q       <= '0;
       via_pkt_q    <= '0;
       up_blk_q     <= 1'b0;
@@ -199,8 +216,13 @@ module retx_timer
       ev_pend_q  <= 1'b0;
       ev_sent_q  <= 1'b0;
       ev_via_q   <= 1'b0;
+      age_blk_q  <= '0;
+      age_pkt_q  <= '0;
+      fwd_blk_q  <= 1'b0;
+      fwd_pkt_q  <= 1'b0;
     end else begin
-      now_q        <= now_q + stamp_t'(1);
+      now_q        <= now1_q;
+      now1_q       <= now1_q + stamp_t'(1);
       sent_q       <= sent_d;
       via_pkt_q    <= via_pkt_d;
       up_blk_q     <= blk_hs_i;
@@ -224,6 +246,10 @@ module retx_timer
                      (up_pkt_q && up_pkt_tid_q == ptr));
       ev_via_q   <= (up_pkt_q && up_pkt_tid_q == ptr) ||
                     (via_pkt_q[ptr] && !(up_blk_q && up_blk_tid_q == ptr));
+      age_blk_q  <= age_blk_d;
+      age_pkt_q  <= age_pkt_d;
+      fwd_blk_q  <= blk_hs_i && blk_tid_i == ptr_ahead;
+      fwd_pkt_q  <= pkt_hs_i && pkt_tid_i == ptr_ahead;
     end
   end
 
@@ -234,8 +260,7 @@ module retx_timer
   `NI_ASSERT(PickedAhead, ev_q -> ev_valid_q == ptt_valid_i[ev_tid_q] &&
                                   ev_pend_q == retx_pend_i[ev_tid_q] &&
                                   ev_sent_q == sent_q[ev_tid_q] && ev_via_q == via_pkt_q[ev_tid_q])
-  `NI_ASSERT(LateIsAge, ev_q -> late == ((now_q - (via_pkt_q[ev_tid_q] ? stamp_pkt : stamp_blk)) >
-                                         timeout_i[StampW-1:0]))
+  `NI_ASSERT(NowAhead, now1_q == now_q + stamp_t'(1))
   `NI_ASSERT(BypassLeaves, ptt_we_left_i -> ptt_we_i && blk_hs_i && blk_tid_i == ptt_waddr_i)
 
 `ifndef SYNTHESIS
@@ -258,6 +283,21 @@ module retx_timer
       if (ptt_we_i) now_sent_q[ptt_waddr_i] <= ptt_we_left_i;
     end
   end
+  // The issue cycles as they were written, read with the entry's flags: the age the decision
+  // compares is the entry's age by them in the decision's cycle.
+  stamp_t ref_blk_q [NumTids];
+  stamp_t ref_pkt_q [NumTids];
+  stamp_t ref_sblk_q, ref_spkt_q;
+  always_ff @(posedge clk_i) begin
+    if (blk_hs_i) ref_blk_q[blk_tid_i] <= now_q;
+    if (pkt_hs_i) ref_pkt_q[pkt_tid_i] <= now_q;
+    ref_sblk_q <= ref_blk_q[ptr];
+    ref_spkt_q <= ref_pkt_q[ptr];
+  end
+  // (an entry that has left by a port has that port's stamp written since the reset)
+  `NI_ASSERT(LateIsAge, ev_q && ev_sent_q ->
+      late == ((now_q - (via_pkt_q[ev_tid_q] ? ref_spkt_q : ref_sblk_q)) > timeout_i[StampW-1:0]))
+
   logic now_tmo, now_late;
   assign now_late = now_via_q[ev_tid_q] ? late_pkt : late_blk;
   assign now_tmo  = ev_q && scan_on && ev_valid && now_sent_q[ev_tid_q] &&
