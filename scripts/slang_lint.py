@@ -62,9 +62,9 @@ WAIVERS: list[Waiver] = [
            "non-negative, so the unsigned comparison is the intended one."),
     Waiver("SignCompare", "rtl/qos/transfer_segmenter.sv", r"if \(q == QTid\)",
            "`int` loop index 0..NumQueues-1 compared with the `int unsigned` constant QTid."),
-    Waiver("SignCompare", "rtl/qos/transfer_segmenter.sv", r"if \(32'\(b\) >= ctrl\.size\)",
+    Waiver("SignCompare", "rtl/qos/transfer_segmenter.sv", r"if \(32'\(b\) >= b_q\.ctrl\.size\)",
            "byte index 0..31 against the 32-bit size: unsigned comparison, as intended."),
-    Waiver("UselessCast", "rtl/qos/transfer_segmenter.sv", r"if \(32'\(b\) >= ctrl\.size\)",
+    Waiver("UselessCast", "rtl/qos/transfer_segmenter.sv", r"if \(32'\(b\) >= b_q\.ctrl\.size\)",
            "the explicit 32-bit size makes the comparison width visible (Verilator -Wall WIDTH)."),
     Waiver("UselessCast", "rtl/qos/id_init.sv", r"assign tid_o\s+= TidW'\(cnt_q\);",
            "parameter dependent: with the default parameters the counter is exactly TidW bits, "

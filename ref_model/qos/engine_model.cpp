@@ -100,19 +100,16 @@ void EngineModel::end_cycle(uint64_t c) {
     mh_.m1(c);
     mh_.m0(c);
     if (t.s2_fire) {
-      seg_.fire(c);
-      // Stage 2 parked, on its transfer as it was before, a transfer M2 resolved a block of in
-      // this cycle: the handler re-checks it (design.md section 20).
-      if (st_.res_now && !t.s2_retx && t.s2_node == st_.res_now->xfer &&
-          st_.xf[t.s2_node].where == Where::Parked) {
-        mh_.recheck(t.s2_node);
-      }
+      // Stage 2b parked, on a plan made before, a transfer a block of which resolved since
+      // (or in this cycle): the handler re-checks it (design.md section 20).
+      if (seg_.fire(c)) mh_.recheck(t.s2_node);
     } else if (t.s2_hold) {
       seg_.check_hold(c);
-    } else if (!seg_.idle()) {
-      st_.fail(c, "segmenter stage 2 holds transfer " + std::to_string(seg_.held()->xfer) +
+    } else if (seg_.b_busy()) {
+      st_.fail(c, "segmenter stage 2b holds transfer " + std::to_string(seg_.held()->xfer) +
                       " but reports neither fire nor hold");
     }
+    seg_.advance(c);
     cpu_.writes(c);
     rd_.cycle(c);
     sched_.check_enqueue(c);

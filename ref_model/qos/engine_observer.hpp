@@ -62,7 +62,7 @@ class ModelObserver {
     HoldEnqLost,     // stage 2 holds: its re-enqueue lost to the Message Handler's
     HoldAxiYield,    // stage 2 holds its re-enqueue: the AXI slave's enqueue is starving
     ReadNotifyWait,  // last block of a notifying read, others in flight: nothing issued, park MORE
-    HoldErrResolve,  // stage 2 holds: the Message Handler resolves a block of it with an error
+    ParkPassed,      // stage 2b parks on a plan a resolve of its transfer passed: re-check
   };
   // Stage 1's pick for the next cycle (docs/design.md section 6), where it differs from a
   // pick made after this cycle's dequeue with stage 2's reservation alone.

@@ -10,19 +10,20 @@
 namespace ni {
 
 std::optional<SchedModel::Held> SegmenterModel::held() const {
-  if (!s2_) return std::nullopt;
-  return SchedModel::Held{s2_->xfer, s2_->qid};
+  if (!b_) return std::nullopt;
+  return SchedModel::Held{b_->s.xfer, b_->s.qid};
 }
 
 std::vector<SchedModel::Held> SegmenterModel::holders() const {
   std::vector<SchedModel::Held> h;
-  if (const auto s2 = held()) h.push_back(*s2);
+  if (const auto b = held()) h.push_back(*b);
+  if (s2_) h.push_back(SchedModel::Held{s2_->xfer, s2_->qid});
   if (sk_) h.push_back(SchedModel::Held{sk_->xfer, sk_->qid});
   return h;
 }
 
-// What stage 1 takes enters stage 2 when stage 2 is free at the end of the cycle (empty, or it
-// fired), else the skid (empty whenever stage 1 takes something).
+// What stage 1 takes enters stage 2a when 2a is free at the end of the cycle (empty, or its
+// node moved into 2b), else the skid (empty whenever stage 1 takes something).
 void SegmenterModel::enter(const Slot& s) {
   if (!s2_) {
     s2_ = s;
@@ -46,10 +47,43 @@ void SegmenterModel::load_retx(const RetxReq& r) {
 }
 
 std::optional<unsigned> SegmenterModel::retx_now(unsigned tid) const {
-  if (!s2_ || !s2_->retx || s2_->rq.tid != tid || !st_.taps.s2_fire) return std::nullopt;
-  const Plan p = plan();
+  if (!b_ || !b_->s.retx || b_->s.rq.tid != tid || !st_.taps.s2_fire) return std::nullopt;
+  const Plan p = applied();
   if (!p.live || stalls(p).any()) return std::nullopt;
   return st_.seq;
+}
+
+// A re-issue is current when the entry still has its re-issue pending and holds the same
+// block; its last block of a notifying transfer repeats the control packet if that has gone
+// out.
+static void retx_parts(const EngineState& st, const RetxReq& rq, SegmenterModel::Plan& p);
+
+void SegmenterModel::note_resolve() {
+  if (b_ && !b_->s.retx && st_.res_now && st_.res_now->xfer == b_->s.xfer) b_->since = true;
+}
+
+SegmenterModel::Plan SegmenterModel::applied() const {
+  Plan p = b_->p;
+  const Xfer& X = st_.xf[b_->s.xfer];
+  const Descriptor& d = X.d;
+  if (b_->s.retx) {
+    p = Plan{};
+    retx_parts(st_, b_->s.rq, p);
+    return p;
+  }
+  if (p.issue) {
+    // The IDs are taken where they are popped: the FID FIFO's head for a first visit, the
+    // TID FIFO's head for a TID-only kind.
+    if (b_->s.first && d.kind == Kind::OneFid)
+      p.flow = st_.fid1_fifo.front();
+    else if (b_->s.first && d.kind == Kind::FourFid)
+      p.flow = st_.fid4_fifo.front();
+    else
+      p.flow = X.flow;
+    const auto cm_tid = cm_block_tid(d.kind, p.flow, p.k);
+    p.tid = cm_tid ? *cm_tid : st_.tid_fifo.front();
+  }
+  return p;
 }
 
 // A first node starts its transfer afresh (the firing resets the counts; a hold sees them
@@ -60,19 +94,7 @@ SegmenterModel::Plan SegmenterModel::plan() const {
   const bool first = s2_->first;
   Plan p;
   if (s2_->retx) {
-    // Current when the entry still has its re-issue pending and holds the same block.
-    const PttEntry& e = st_.ptt[s2_->rq.tid];
-    p.retx = true;
-    p.live = e.valid && e.rp && e.seq == s2_->rq.e.seq;
-    p.k = s2_->rq.e.blk;
-    p.tid = s2_->rq.tid;
-    p.flow = X.flow;
-    if (p.live) {
-      p.is_last = p.k + 1 == X.total;
-      p.need_blk = d.kind != Kind::Inline && !d.read;
-      p.retx_ctrl = p.need_blk && p.is_last && d.notify && X.ctrl_sent;
-      p.need_pkt = d.kind == Kind::Inline || d.read || p.retx_ctrl;
-    }
+    retx_parts(st_, s2_->rq, p);
     return p;
   }
   // Stage 2 decides on its transfer as it was before this cycle's resolve in M2, if M2
@@ -116,7 +138,25 @@ SegmenterModel::Plan SegmenterModel::plan() const {
       p.need_enq = d.kind != Kind::Inline && !p.is_last && p.inflight + 1 < st_.cfg.max_outstanding;
     }
   }
+  p.parks = !p.need_enq && !p.need_fin;
   return p;
+}
+
+static void retx_parts(const EngineState& st, const RetxReq& rq, SegmenterModel::Plan& p) {
+  const Xfer& X = st.xf[rq.e.xfer];
+  const Descriptor& d = X.d;
+  const PttEntry& e = st.ptt[rq.tid];
+  p.retx = true;
+  p.live = e.valid && e.rp && e.seq == rq.e.seq;
+  p.k = rq.e.blk;
+  p.tid = rq.tid;
+  p.flow = X.flow;
+  if (p.live) {
+    p.is_last = p.k + 1 == X.total;
+    p.need_blk = d.kind != Kind::Inline && !d.read;
+    p.retx_ctrl = p.need_blk && p.is_last && d.notify && X.ctrl_sent;
+    p.need_pkt = d.kind == Kind::Inline || d.read || p.retx_ctrl;
+  }
 }
 
 SegmenterModel::Stalls SegmenterModel::stalls(const Plan& p) const {
@@ -128,36 +168,36 @@ SegmenterModel::Stalls SegmenterModel::stalls(const Plan& p) const {
   s.blk_busy = p.need_blk && sb_.blk_stage_busy();
   s.enq_lost = p.need_enq && m2_enq;
   s.axi_yield = p.need_enq && st_.axi_starving;
-  s.err_resolve = !p.retx && st_.res_now && st_.res_now->err && st_.res_now->xfer == s2_->xfer;
   return s;
 }
 
 void SegmenterModel::check_hold(uint64_t c) {
   const CycleTaps& t = st_.taps;
-  if (!s2_ || s2_->xfer != t.s2_node) {
-    st_.fail(c, "stage 2 holds transfer " + std::to_string(t.s2_node) + ", model has " +
-                    (s2_ ? std::to_string(s2_->xfer) : std::string("nothing")));
+  if (!b_ || b_->s.xfer != t.s2_node) {
+    st_.fail(c, "stage 2b holds transfer " + std::to_string(t.s2_node) + ", model has " +
+                    (b_ ? std::to_string(b_->s.xfer) : std::string("nothing")));
     return;
   }
+  note_resolve();
   // A hold needs a reason.
-  const Plan p = plan();
+  const Plan p = applied();
   const Stalls s = stalls(p);
-  const unsigned x = s2_->xfer;
+  const unsigned x = b_->s.xfer;
+  const unsigned qid = b_->s.qid;
   const Kind kind = st_.xf[x].d.kind;
-  if (t.s2_retx != s2_->retx) {
+  if (t.s2_retx != b_->s.retx) {
     st_.fail(c,
-             std::string("stage 2 holds ") + (t.s2_retx ? "a re-issue" : "a queue node") +
-                 ", model has " + (s2_->retx ? "a re-issue" : "a queue node"),
+             std::string("stage 2b holds ") + (t.s2_retx ? "a re-issue" : "a queue node") +
+                 ", model has " + (b_->s.retx ? "a re-issue" : "a queue node"),
              "", int(x));
   }
   if (st_.observer) {
     using S2 = ModelObserver::S2;
-    if (s.pkt_full) st_.observe_s2(c, S2::HoldPktFull, x, s2_->qid, kind);
-    if (s.fin_full) st_.observe_s2(c, S2::HoldFinFull, x, s2_->qid, kind);
-    if (s.blk_busy) st_.observe_s2(c, S2::HoldBlkBusy, x, s2_->qid, kind);
-    if (s.enq_lost) st_.observe_s2(c, S2::HoldEnqLost, x, s2_->qid, kind);
-    if (s.axi_yield && !s.enq_lost) st_.observe_s2(c, S2::HoldAxiYield, x, s2_->qid, kind);
-    if (s.err_resolve) st_.observe_s2(c, S2::HoldErrResolve, x, s2_->qid, kind);
+    if (s.pkt_full) st_.observe_s2(c, S2::HoldPktFull, x, qid, kind);
+    if (s.fin_full) st_.observe_s2(c, S2::HoldFinFull, x, qid, kind);
+    if (s.blk_busy) st_.observe_s2(c, S2::HoldBlkBusy, x, qid, kind);
+    if (s.enq_lost) st_.observe_s2(c, S2::HoldEnqLost, x, qid, kind);
+    if (s.axi_yield && !s.enq_lost) st_.observe_s2(c, S2::HoldAxiYield, x, qid, kind);
   }
   if (!s.any()) {
     st_.fail(
@@ -171,45 +211,53 @@ void SegmenterModel::check_hold(uint64_t c) {
   }
 }
 
-void SegmenterModel::fire(uint64_t c) {
-  fire_s2(c);
-  // The skid's node enters the stage that has just become free.
-  if (!s2_ && sk_) {
-    s2_ = sk_;
-    sk_.reset();
-  }
+bool SegmenterModel::fire(uint64_t c) { return fire_b(c); }
+
+// Stage 2a's node moves into stage 2b when 2b is free at the end of the cycle (empty, or it
+// fired), planned now on its transfer as it was before this cycle's resolve; the skid's node
+// enters 2a.
+void SegmenterModel::advance(uint64_t c) {
+  (void)c;
+  if (b_ || !s2_) return;
+  B nb{*s2_, plan()};
+  nb.since = !s2_->retx && !s2_->first && st_.res_now && st_.res_now->xfer == s2_->xfer;
+  b_ = nb;
+  s2_ = sk_;
+  sk_.reset();
 }
 
-void SegmenterModel::fire_s2(uint64_t c) {
+bool SegmenterModel::fire_b(uint64_t c) {
   const CycleTaps& t = st_.taps;
-  if (!s2_ || s2_->xfer != t.s2_node) {
-    st_.fail(c, "stage 2 fires transfer " + std::to_string(t.s2_node) + ", model holds " +
-                    (s2_ ? std::to_string(s2_->xfer) : std::string("nothing")));
-    return;
+  if (!b_ || b_->s.xfer != t.s2_node) {
+    st_.fail(c, "stage 2b fires transfer " + std::to_string(t.s2_node) + ", model holds " +
+                    (b_ ? std::to_string(b_->s.xfer) : std::string("nothing")));
+    return false;
   }
-  const Plan p = plan();
-  const unsigned x = s2_->xfer;
-  if (t.s2_retx != s2_->retx) {
+  note_resolve();
+  const Plan p = applied();
+  const unsigned x = b_->s.xfer;
+  if (t.s2_retx != b_->s.retx) {
     st_.fail(c,
-             std::string("stage 2 fires ") + (t.s2_retx ? "a re-issue" : "a queue node") +
-                 ", model has " + (s2_->retx ? "a re-issue" : "a queue node"),
+             std::string("stage 2b fires ") + (t.s2_retx ? "a re-issue" : "a queue node") +
+                 ", model has " + (b_->s.retx ? "a re-issue" : "a queue node"),
              "", int(x));
   }
-  if (s2_->retx) {
+  if (b_->s.retx) {
     const Stalls s = stalls(p);
-    if (s.pkt_full) st_.fail(c, "stage 2 re-issued into a full packet queue", "", int(x));
-    if (s.blk_busy) st_.fail(c, "stage 2 re-issued a block while stage 3 was blocked", "", int(x));
+    if (s.pkt_full) st_.fail(c, "stage 2b re-issued into a full packet queue", "", int(x));
+    if (s.blk_busy) st_.fail(c, "stage 2b re-issued a block while stage 3 was blocked", "", int(x));
     apply_retx(c, p);
-    return;
+    return false;
   }
-  if (s2_->first) {
+  const bool recheck = p.parks && b_->since;
+  if (b_->s.first) {
     Xfer& X = st_.xf[x];
     X.issued = 0;
     X.resolved = 0;
     X.err = false;
     X.ctrl_sent = false;
   }
-  if (s2_->first && !p.issue) {
+  if (b_->s.first && !p.issue) {
     st_.fail(c, "first block of transfer " + std::to_string(x) + " not issued", "", int(x));
   }
   // The DUT fired: no stall condition may hold.
@@ -220,12 +268,6 @@ void SegmenterModel::fire_s2(uint64_t c) {
   if (s.enq_lost) {
     st_.fail(c, "stage 2 re-enqueued in the cycle of a Message Handler enqueue", "", int(x));
   }
-  if (s.err_resolve) {
-    st_.fail(c,
-             "stage 2 fired in the cycle the Message Handler resolves a block of its transfer "
-             "with an error (it decides without that resolve and must hold)",
-             "", int(x));
-  }
   if (s.axi_yield) {
     st_.fail(c,
              "stage 2 re-enqueued while the AXI slave's enqueue was starving (refused " +
@@ -233,14 +275,19 @@ void SegmenterModel::fire_s2(uint64_t c) {
              "", int(x));
   }
   observe_fire(c, p);
+  if (recheck && st_.observer) {
+    st_.observe_s2(c, ModelObserver::S2::ParkPassed, x, b_->s.qid, st_.xf[x].d.kind);
+  }
   apply(c, p);
+  return recheck;
 }
 
 void SegmenterModel::observe_fire(uint64_t c, const Plan& p) const {
   if (!st_.observer) return;
   using S2 = ModelObserver::S2;
-  const Descriptor& d = st_.xf[s2_->xfer].d;
-  auto obs = [&](S2 path) { st_.observe_s2(c, path, s2_->xfer, s2_->qid, d.kind, p.tid, st_.seq); };
+  const Slot& sl = b_->s;
+  const Descriptor& d = st_.xf[sl.xfer].d;
+  auto obs = [&](S2 path) { st_.observe_s2(c, path, sl.xfer, sl.qid, d.kind, p.tid, st_.seq); };
   if (p.is_ctrl) {
     obs(p.err ? S2::CtrlError : S2::CtrlFromQueue);
     obs(p.need_fin ? S2::CtrlFinish : S2::CtrlWait);
@@ -253,7 +300,7 @@ void SegmenterModel::observe_fire(uint64_t c, const Plan& p) const {
   } else if (d.kind == Kind::Inline) {
     obs(S2::IssueInline);
   } else {
-    obs(s2_->first ? S2::IssueFirst : S2::IssueNext);
+    obs(sl.first ? S2::IssueFirst : S2::IssueNext);
     if (!p.is_last)
       obs(p.need_enq ? S2::ReEnqueue : S2::ParkMoreLimit);
     else if (p.direct_ctrl)
@@ -267,8 +314,8 @@ void SegmenterModel::observe_fire(uint64_t c, const Plan& p) const {
 // transfer repeats its control packet if that has gone out, and a control packet made later
 // carries the new seq. A stale request does nothing.
 void SegmenterModel::apply_retx(uint64_t c, const Plan& p) {
-  const unsigned x = s2_->xfer;
-  s2_.reset();
+  const unsigned x = b_->s.xfer;
+  b_.reset();
   if (!p.live) return;
   Xfer& X = st_.xf[x];
   const Descriptor& d = X.d;
@@ -295,9 +342,9 @@ void SegmenterModel::apply_retx(uint64_t c, const Plan& p) {
 }
 
 void SegmenterModel::apply(uint64_t c, const Plan& p) {
-  const unsigned x = s2_->xfer;
-  const bool first = s2_->first;
-  s2_.reset();
+  const unsigned x = b_->s.xfer;
+  const bool first = b_->s.first;
+  b_.reset();
   Xfer& X = st_.xf[x];
   const Descriptor& d = X.d;
   Park park = Park::More;

@@ -90,6 +90,10 @@ module msg_handler
   input  logic               seg_park_we_i,
   input  xfer_t              seg_park_waddr_i,
   input  park_md_t           seg_park_wdata_i,
+  // the segmenter parks a transfer on a plan a resolve of one of its blocks has passed: a
+  // re-check of it, with its entry's fields (xfer, target, err_base, own_qid, kind, fid)
+  input  logic               seg_park_rc_i,
+  input  ptt_t               seg_park_rc_e_i,
   // scheduling queue enqueue (highest-priority source)
   output logic               enq_valid_o,
   input  logic               enq_ready_i,
@@ -113,8 +117,8 @@ module msg_handler
   output logic               stat_done_o,
   output logic               stat_error_o,
   output logic               stat_tmo_o,
-  // this cycle's resolve, for the segmenter's stage 2: with an error, and its transfer
-  output logic               res_err_o,
+  // this cycle's resolve and its transfer, for the segmenter's stage 2
+  output logic               res_o,
   output xfer_t              res_xfer_o,
   // trace: M2 makes a re-check
   output logic               trace_recheck_o
@@ -338,12 +342,13 @@ module msg_handler
   assign ackmd_wdata_o.res_tog  = ack_cur.res_tog ^
                                   (tid_tog_t'(m2_res) << tid_slot(m2_e_q.kind, m2_e_q.blk[3:0]));
 
-  // A re-check of the transfer stage 2 parks in the cycle M2 resolves one of its blocks (the
-  // park decided without this resolve, the resolve decided on the transfer as not parked).
+  // A re-check of a transfer the segmenter parks on a plan made before a resolve of one of
+  // its blocks (in the cycle of the park or before it: the park decided without the resolve,
+  // the resolve decided on the transfer as not parked). The segmenter says so
+  // (`seg_park_rc_i`) and gives the entry the re-check decides on.
   logic rc_d;
-  assign rc_d = m2_res && seg_park_we_i && seg_park_waddr_i == x &&
-                (seg_park_wdata_i.tog != ack_cur.wake_tog);
-  assign res_err_o       = m2_res && m2_nack_q;
+  assign rc_d = seg_park_we_i && seg_park_rc_i;
+  assign res_o           = m2_res;
   assign res_xfer_o      = x;
   assign trace_recheck_o = m2_rc_q;
 
@@ -482,7 +487,7 @@ module msg_handler
       segr_tid_q    <= seg_retx_tid_i;
       m1_rsp_q      <= m0_rsp || tmo_v;
       rc_q          <= rc_d;
-      rc_e_q        <= m2_e_q;
+      rc_e_q        <= seg_park_rc_e_i;
       m1_rc_q       <= rc_q;
       m1_rce_q      <= rc_e_q;
       m2_rc_q       <= m1_rc_q;

@@ -374,6 +374,8 @@ module qos_engine
   logic     park_we, park_re;
   xfer_t    park_waddr, park_raddr;
   park_md_t park_wdata, park_rdata;
+  logic     park_rc;    // the segmenter's park asks the handler for a re-check
+  ptt_t     park_rc_e;
 
   dp_ram #(
     .Depth(NumXfers),
@@ -691,7 +693,7 @@ module qos_engine
   pkt_body_t pkt_body;
   blk_desc_t blk_desc;
   logic      trc_s2_fire, trc_s2_hold, trc_retx_pop, trc_s2_retx, trc_recheck;
-  logic      mh_res_err;
+  logic      mh_res;
   xfer_t     mh_res_xfer;
   xfer_t     trc_s2_node;
 
@@ -730,11 +732,13 @@ module qos_engine
     .mh_ackmd_we_i   (ackmd_we),
     .mh_ackmd_waddr_i(ackmd_waddr),
     .mh_ackmd_wdata_i(ackmd_wdata),
-    .mh_res_err_i    (mh_res_err),
+    .mh_res_i        (mh_res),
     .mh_res_xfer_i   (mh_res_xfer),
     .park_we_o       (park_we),
     .park_waddr_o    (park_waddr),
     .park_wdata_o    (park_wdata),
+    .park_rc_o       (park_rc),
+    .park_rc_e_o     (park_rc_e),
     .tid_head_i      (tid_head),
     .tid_count_i     (tid_count),
     .tid_pop_o       (tid_pop),
@@ -862,6 +866,8 @@ module qos_engine
     .seg_park_we_i   (park_we),
     .seg_park_waddr_i(park_waddr),
     .seg_park_wdata_i(park_wdata),
+    .seg_park_rc_i   (park_rc),
+    .seg_park_rc_e_i (park_rc_e),
     .enq_valid_o     (mh_enq_valid),
     .enq_ready_i     (enq_ready[0]),
     .enq_qid_o       (mh_enq_qid),
@@ -881,7 +887,7 @@ module qos_engine
     .stat_done_o     (st_done),
     .stat_error_o    (st_error),
     .stat_tmo_o      (st_tmo),
-    .res_err_o       (mh_res_err),
+    .res_o           (mh_res),
     .res_xfer_o      (mh_res_xfer),
     .trace_recheck_o (trc_recheck)
   );

@@ -80,14 +80,17 @@ module transfer_segmenter
   input  logic                 mh_ackmd_we_i,
   input  xfer_t                mh_ackmd_waddr_i,
   input  ack_md_t              mh_ackmd_wdata_i,
-  // the handler resolves a block of transfer `mh_res_xfer_i` with an error in this cycle
-  // (stage 2, deciding without the handler's write of the cycle, holds for it)
-  input  logic                 mh_res_err_i,
+  // the handler resolves a block of transfer `mh_res_xfer_i` in this cycle (a park decided
+  // without it asks the handler to re-check the transfer)
+  input  logic                 mh_res_i,
   input  xfer_t                mh_res_xfer_i,
-  // park table (read by the Message Handler)
+  // park table (read by the Message Handler), and the re-check of a transfer parked on a
+  // plan that missed a resolve of one of its blocks (`park_rc_e_o`: its entry's fields)
   output logic                 park_we_o,
   output xfer_t                park_waddr_o,
   output park_md_t             park_wdata_o,
+  output logic                 park_rc_o,
+  output ptt_t                 park_rc_e_o,
   // ID FIFOs
   input  tid_t                 tid_head_i,
   input  logic [TidCntW-1:0]   tid_count_i,
@@ -167,6 +170,52 @@ module transfer_segmenter
   logic [127:0] s2_w45_q; // for the skid meanwhile)
   seg_md_t s2_md_q;
 
+  // Stage 2b: stage 2a's plan and the words its effects need (see below).
+  typedef struct packed {
+    xfer_t        node;
+    logic         first;
+    qid_t         qid;
+    logic         retx;
+    rq_t          rq;
+    logic         is_ctrl;
+    logic         act_ctrl;
+    logic         act_issue;
+    logic         rx_live;
+    logic         err;
+    logic         is_last;
+    logic         k_inline;
+    logic         k_cm;
+    logic         k_read;
+    logic         mem_notify;
+    logic         direct_ctrl;
+    logic         need_fin;
+    logic         need_enq;
+    logic         parks;
+    park_e        park_reason;
+    logic         park_tog;
+    cnt_t         k;
+    cnt_t         total;
+    cnt_t         res_base;
+    logic         err_base;
+    tid_tog_t     iss_base;
+    logic [3:0]   slot;
+    qid_t         own_qid;
+    fid_t         fid_own;
+    ctrl_word_t   ctrl;
+    seg_info_t    si;
+    logic [63:0]  w0;
+    logic [63:0]  w1;
+    logic [63:0]  w4;
+    logic [63:0]  w5;
+    seg_md_t      md;
+  } b_t;
+
+  logic b_valid_q;
+  b_t   b_q, b_in;
+  logic b_stale_q;   // the re-issue in 2b has gone stale since 2a checked it
+  logic b_since_q;   // a block of its transfer resolved since 2a's view
+  logic b_fire;
+
   // The skid: one node (or re-issue request) dequeued while stage 2 held. Its Transfer Table,
   // metadata and seq-copy words stay in the RAMs' outputs (stage 1 reads nothing while the skid
   // is full); its ACK metadata is kept current with the handler's writes, as stage 2's is.
@@ -193,24 +242,27 @@ module transfer_segmenter
   // The pick for the next cycle, from this cycle's registers: the queues that keep a node
   // after this cycle's dequeue (a queue whose last node leaves now is not picked; a node
   // enqueued now is picked from the cycle after), and each ID FIFO's count against the IDs
-  // that stage 2, the skid and this cycle's dequeue may still take from it. Those are all the
-  // nodes that can hold a reservation in the next cycle, and the count loses only what stage 2
-  // pops, which the node popping releases: the picked queue is still eligible when it is
+  // that stages 2b and 2a, the skid and this cycle's dequeue may still take from it. Those are
+  // all the nodes that can hold a reservation in the next cycle, and the count loses only what
+  // stage 2b pops, which the node popping releases: the picked queue is still eligible when it is
   // dequeued (`PickStillEligible`).
   logic [NumQueues-1:0] eligible;
   logic                 tid_ok, fid1_ok, fid4_ok;
-  logic [1:0]           res_tid, res_fid1, res_fid4;
+  logic [2:0]           res_tid, res_fid1, res_fid4;
   qid_t                 pick, pick_q;
   logic                 any_eligible, pick_valid_q;
 
   always_comb begin
-    res_tid  = 2'(s2_valid_q && s2_qid_q == qid_t'(QTid)) +
-               2'(sk_valid_q && sk_qid_q == qid_t'(QTid)) +
-               2'(deq_o && pick_q == qid_t'(QTid));
-    res_fid1 = 2'(s2_valid_q && is_1x_no(s2_qid_q)) + 2'(sk_valid_q && is_1x_no(sk_qid_q)) +
-               2'(deq_o && is_1x_no(pick_q));
-    res_fid4 = 2'(s2_valid_q && is_4x_no(s2_qid_q)) + 2'(sk_valid_q && is_4x_no(sk_qid_q)) +
-               2'(deq_o && is_4x_no(pick_q));
+    res_tid  = 3'(b_valid_q && b_q.qid == qid_t'(QTid)) +
+               3'(s2_valid_q && s2_qid_q == qid_t'(QTid)) +
+               3'(sk_valid_q && sk_qid_q == qid_t'(QTid)) +
+               3'(deq_o && pick_q == qid_t'(QTid));
+    res_fid1 = 3'(b_valid_q && is_1x_no(b_q.qid)) +
+               3'(s2_valid_q && is_1x_no(s2_qid_q)) + 3'(sk_valid_q && is_1x_no(sk_qid_q)) +
+               3'(deq_o && is_1x_no(pick_q));
+    res_fid4 = 3'(b_valid_q && is_4x_no(b_q.qid)) +
+               3'(s2_valid_q && is_4x_no(s2_qid_q)) + 3'(sk_valid_q && is_4x_no(sk_qid_q)) +
+               3'(deq_o && is_4x_no(pick_q));
   end
   assign tid_ok   = tid_count_i  > TidCntW'(res_tid);
   assign fid1_ok  = fid1_count_i > Fid1CntW'(res_fid1);
@@ -300,7 +352,6 @@ module transfer_segmenter
   logic        err_base, err;
   logic        is_ctrl, is_last;
   qid_t        own_qid;
-  logic [PageW-1:0] page;
 
   // In its first cycle stage 2 reads its words from the RAMs' outputs, afterwards from its
   // copies (the RAMs may have been read for the skid meanwhile).
@@ -338,7 +389,6 @@ module transfer_segmenter
   assign md_own   = s2_mdnew_q ? segmd_rdata_i : s2_md_q;
   logic unused_md_own;  // (an own visit's last_* and ctrl_sent come from `md`)
   assign unused_md_own = ^{md_own.last_tid, md_own.last_seq, md_own.ctrl_sent};
-  assign page     = s2_node_q[XferW-1:ChW];
   assign k_inline = (ctrl.kind == KindInline);
   assign k_cm     = (ctrl.kind == Kind1x) || (ctrl.kind == Kind4x);
   assign k_read   = !k_inline && ctrl.read;
@@ -373,30 +423,9 @@ module transfer_segmenter
   assign own_qid  = queue_of(ctrl.kind, ctrl.prio, 1'b1, IntraPrios);
 
   // ---- IDs of the block ------------------------------------------------------------------
-  fid_t fid_cur;   // the transfer's FID (1x) or base (4x)
-  fid_t blk_fid;
-  tid_t blk_tid;
+  // A block's TID and FID are taken in stage 2b, where they are popped (two nodes one behind
+  // the other never see the same head). Stage 2a needs only whether the TID is busy.
   logic tid_busy;
-
-  always_comb begin
-    fid_cur = md_own.fid;
-    if (s2_first_q) fid_cur = (ctrl.kind == Kind1x) ? fid1_head_i : fid4_head_i;
-    unique case (ctrl.kind)
-      Kind1x: begin
-        blk_fid = fid_cur;
-        blk_tid = {fid_cur, k[1:0]};
-      end
-      Kind4x: begin
-        blk_fid = {fid_cur[FidW-1:2], k[1:0]};
-        blk_tid = {fid_cur[FidW-1:2], k[1:0], k[3:2]};
-      end
-      default: begin
-        blk_fid = '0;
-        blk_tid = tid_head_i;
-      end
-    endcase
-    if (s2_retx_q) blk_tid = s2_rq_q.tid;
-  end
 
   // A congestion-managed TID is busy while its previous block is unresolved (the thesis's
   // tid_bitmap); a resolve in this very cycle frees it. The PTT's valid bit of the block's
@@ -414,28 +443,27 @@ module transfer_segmenter
   assign tog_diff = md_own.iss_tog ^ ack_base.res_tog;
   assign tid_busy = k_cm && !s2_first_q && tog_diff[tid_slot(ctrl.kind, md_own.issued[3:0])];
 
-  // ---- what stage 2 does -------------------------------------------------------------------
+  // ---- what stage 2a plans -----------------------------------------------------------------
   logic act_ctrl, act_err, act_issue;
-  logic rx_live;      // the re-issue request in stage 2 is still current
+  logic rx_live;      // the re-issue request in stage 2a is still current
   logic rx_ok;
-  logic iss;          // a block or inline packet is issued (fresh or re-issued)
-  logic retx_ctrl;    // a re-issued last block repeats its control packet
   seq_t seqc, seqb_fwd_q;
   logic seqb_fwd_we_q;
   logic rok_new_q;    // the seq check of the request that entered stage 2 (first cycle)
   logic mem_notify;
   logic direct_ctrl;   // control packet made together with the last block
-  logic need_pkt, need_blk, need_fin, need_enq, parks;
+  logic need_fin, need_enq, parks;
   park_e park_reason;
-  seq_t  seq_cur;
 
   // The request is current when the entry still has its re-issue pending (no resolve now)
-  // and still holds the block the request was made for (same seq as then). Only stage 2
-  // writes the PTT, so the seq check of the first cycle holds while the request waits here.
+  // and still holds the block the request was made for (same seq as then). Only stage 2b
+  // writes the PTT, so the seq check of the first cycle holds while the request waits in
+  // 2a (2b holds meanwhile), but for 2b's write in the cycle the request leaves 2a, which
+  // 2b compares (`b_stale_q`).
   // The check is made a cycle ahead for the request that enters stage 2 next (the skid's,
   // else the FIFO head's), in the copy read asynchronously (distributed RAM), and registered
-  // (`rok_new_q`); the PTT write of that cycle, which ends late (stage 2 firing), is
-  // compared in the next (`seqb_fwd_*`). While a request waits in the skid stage 2 holds and
+  // (`rok_new_q`); the PTT write of that cycle, which ends late (stage 2b firing), is
+  // compared in the next (`seqb_fwd_*`). While a request waits in the skid stage 2b holds and
   // writes nothing, so the copy it is checked against is the one of its pop.
   tid_t rq_next_tid;
   seq_t rq_next_seq;
@@ -477,14 +505,9 @@ module transfer_segmenter
   logic rd_hold;
   assign rd_hold     = k_read && ctrl.notify && is_last && !infl_zero;
   assign act_issue   = !s2_retx_q && !is_ctrl && !err && !tid_busy && !rd_hold;
-  assign iss         = act_issue || rx_live;
   // A read's notification is written by the responder's transfer (ICD 16): no control packet.
   assign mem_notify  = !k_inline && !k_read && ctrl.notify;
   assign direct_ctrl = act_issue && !k_inline && is_last && mem_notify && infl_zero;
-  assign retx_ctrl   = rx_live && !k_inline && is_last && mem_notify && md.ctrl_sent;
-  assign need_pkt    = (act_ctrl && !err) || (iss && (k_inline || k_read)) || direct_ctrl ||
-                       retx_ctrl;
-  assign need_blk    = iss && !k_inline && !k_read;
   assign need_fin    = (act_ctrl || act_err) && infl_zero;
   assign need_enq    = act_issue && !k_inline && !is_last &&
                        (32'(infl) + 1 < MaxOutstanding);
@@ -502,98 +525,204 @@ module transfer_segmenter
     end
   end
 
+  // =======================================================================================
+  // Stage 2b: apply the plan
+  // =======================================================================================
+  // Stage 2a's plan, with the words its effects need, is registered; 2b checks the stalls
+  // against it and applies it when it fires. 2a's node enters 2b when 2b is free at the end
+  // of the cycle (empty, or it fires), so 2a holds only while 2b holds. The plan is made on
+  // the transfer's ACK metadata as it was at the end of the cycle before 2a's last cycle: a
+  // resolve of one of its blocks since then (in that cycle, or while 2b holds, or in 2b's
+  // firing cycle) is not in it (`b_since_q`). Such a resolve can only make the plan park
+  // where it would have gone on, or issue where an error would have stopped it (the
+  // transfer ends ERROR when its blocks in flight have resolved, ICD 14), so 2b applies the
+  // plan as it is and asks the handler to re-check a transfer it parks (`park_rc_o`).
+
+  always_comb begin
+    b_in             = '0;
+    b_in.node        = s2_node_q;
+    b_in.first       = s2_first_q;
+    b_in.qid         = s2_qid_q;
+    b_in.retx        = s2_retx_q;
+    b_in.rq          = s2_rq_q;
+    b_in.is_ctrl     = is_ctrl;
+    b_in.act_ctrl    = act_ctrl;
+    b_in.act_issue   = act_issue;
+    b_in.rx_live     = rx_live;
+    b_in.err         = err;
+    b_in.is_last     = is_last;
+    b_in.k_inline    = k_inline;
+    b_in.k_cm        = k_cm;
+    b_in.k_read      = k_read;
+    b_in.mem_notify  = mem_notify;
+    b_in.direct_ctrl = direct_ctrl;
+    b_in.need_fin    = need_fin;
+    b_in.need_enq    = need_enq;
+    b_in.parks       = parks;
+    b_in.park_reason = park_reason;
+    b_in.park_tog    = parks ? !ack_base.wake_tog : ack_base.wake_tog;
+    b_in.k           = k;
+    b_in.total       = total;
+    b_in.res_base    = res_base;
+    b_in.err_base    = err_base;
+    b_in.iss_base    = iss_base;
+    b_in.slot        = slot;
+    b_in.own_qid     = own_qid;
+    b_in.fid_own     = md_own.fid;
+    b_in.ctrl        = ctrl;
+    b_in.si          = si;
+    b_in.w0          = w0;
+    b_in.w1          = w1;
+    b_in.w4          = w4;
+    b_in.w5          = w5;
+    b_in.md          = md;
+  end
+
+  // Stage 2b's metadata: the plan's, with 2b's own write of the cycle before forwarded (a
+  // re-issue and its transfer's own visit can follow each other through 2a and 2b; 2b
+  // writes nothing while it holds, so the forward is of its first cycle, and kept).
+  seg_md_t md_b;
+  assign md_b = (segw_we_q && segw_waddr_q == b_q.node) ? segw_wdata_q : b_q.md;
+
+  // ---- the block's IDs (taken here, where they are popped) ----------------------------------
+  fid_t fid_cur;   // the transfer's FID (1x) or base (4x)
+  fid_t blk_fid;
+  tid_t blk_tid;
+
+  always_comb begin
+    fid_cur = b_q.fid_own;
+    if (b_q.first) fid_cur = (b_q.ctrl.kind == Kind1x) ? fid1_head_i : fid4_head_i;
+    unique case (b_q.ctrl.kind)
+      Kind1x: begin
+        blk_fid = fid_cur;
+        blk_tid = {fid_cur, b_q.k[1:0]};
+      end
+      Kind4x: begin
+        blk_fid = {fid_cur[FidW-1:2], b_q.k[1:0]};
+        blk_tid = {fid_cur[FidW-1:2], b_q.k[1:0], b_q.k[3:2]};
+      end
+      default: begin
+        blk_fid = '0;
+        blk_tid = tid_head_i;
+      end
+    endcase
+    if (b_q.retx) blk_tid = b_q.rq.tid;
+  end
+
+  // ---- what 2b does -------------------------------------------------------------------------
+  logic rx_live_b;    // the re-issue is still current (2a's check, this cycle's clears)
+  logic iss;          // a block or inline packet is issued (fresh or re-issued)
+  logic retx_ctrl;    // a re-issued last block repeats its control packet
+  logic need_pkt, need_blk;
+  seq_t seq_cur;
+
+  assign rx_live_b = b_q.rx_live && !b_stale_q &&
+                     !(rp_clr_i && rp_clr_tid_i == b_q.rq.tid) &&
+                     !(ptt_clr_i && ptt_clr_tid_i == b_q.rq.tid);
+  assign iss       = b_q.act_issue || rx_live_b;
+  assign retx_ctrl = rx_live_b && !b_q.k_inline && b_q.is_last && b_q.mem_notify &&
+                     md_b.ctrl_sent;
+  assign need_pkt  = (b_q.act_ctrl && !b_q.err) || (iss && (b_q.k_inline || b_q.k_read)) ||
+                     b_q.direct_ctrl || retx_ctrl;
+  assign need_blk  = iss && !b_q.k_inline && !b_q.k_read;
+
   // ---- stalls --------------------------------------------------------------------------------
   logic s3_valid_q;
   logic blk_slot_ok;
   logic no_other_stall;
 
   assign blk_slot_ok    = !s3_valid_q || blk_ready_i;
-  logic err_res_hold;  // the handler resolves a block of this transfer with an error now
-  assign err_res_hold   = mh_res_err_i && mh_res_xfer_i == s2_node_q && !s2_retx_q;
   assign no_other_stall = !(need_pkt && pkt_full_i) && !(need_blk && !blk_slot_ok) &&
-                          !(need_fin && fin_full_i) && !err_res_hold;
+                          !(b_q.need_fin && fin_full_i);
   // A re-enqueue also waits while the AXI slave is starving (see qos_engine: the thesis's
   // fixed enqueue priority with a bounded wait for the lowest-priority AXI slave).
-  assign enq_valid_o    = s2_valid_q && need_enq && no_other_stall && !axi_starving_i;
-  assign enq_qid_o      = own_qid;
-  assign enq_node_o     = s2_node_q;
-  assign s2_fire        = s2_valid_q && no_other_stall &&
-                          (!need_enq || (enq_ready_i && !axi_starving_i));
+  assign enq_valid_o    = b_valid_q && b_q.need_enq && no_other_stall && !axi_starving_i;
+  assign enq_qid_o      = b_q.own_qid;
+  assign enq_node_o     = b_q.node;
+  assign b_fire         = b_valid_q && no_other_stall &&
+                          (!b_q.need_enq || (enq_ready_i && !axi_starving_i));
+  // Stage 2a's node moves into 2b when 2b is free at the end of the cycle.
+  assign s2_fire        = s2_valid_q && (!b_valid_q || b_fire);
 
-  assign trace_s2_fire_o = s2_fire;
-  assign trace_s2_hold_o = s2_valid_q && !s2_fire;
-  assign trace_s2_node_o = s2_node_q;
-  assign trace_s2_retx_o = s2_valid_q && s2_retx_q;
+  assign trace_s2_fire_o = b_fire;
+  assign trace_s2_hold_o = b_valid_q && !b_fire;
+  assign trace_s2_node_o = b_q.node;
+  assign trace_s2_retx_o = b_valid_q && b_q.retx;
 
-  // ---- side effects when stage 2 fires ------------------------------------------------------
-  assign tid_pop_o  = s2_fire && act_issue && !k_cm;
-  assign fid1_pop_o = s2_fire && act_issue && s2_first_q && (ctrl.kind == Kind1x);
-  assign fid4_pop_o = s2_fire && act_issue && s2_first_q && (ctrl.kind == Kind4x);
+  // ---- side effects when stage 2b fires -----------------------------------------------------
+  assign tid_pop_o  = b_fire && b_q.act_issue && !b_q.k_cm;
+  assign fid1_pop_o = b_fire && b_q.act_issue && b_q.first && (b_q.ctrl.kind == Kind1x);
+  assign fid4_pop_o = b_fire && b_q.act_issue && b_q.first && (b_q.ctrl.kind == Kind4x);
 
   seq_gen u_seq (
     .clk_i (clk_i),
     .rst_ni(rst_ni),
-    .take_i(s2_fire && iss),
+    .take_i(b_fire && iss),
     .seq_o (seq_cur)
   );
 
   always_comb begin
     ptt_wdata_o          = '0;
     ptt_wdata_o.seq      = seq_cur;
-    ptt_wdata_o.xfer     = s2_node_q;
-    ptt_wdata_o.target   = res_base + total;
-    ptt_wdata_o.err_base = err_base;
-    ptt_wdata_o.own_qid  = own_qid;
-    ptt_wdata_o.kind     = ctrl.kind;
-    ptt_wdata_o.fid      = k_cm ? fid_cur : '0;
-    ptt_wdata_o.blk      = k;
+    ptt_wdata_o.xfer     = b_q.node;
+    ptt_wdata_o.target   = b_q.res_base + b_q.total;
+    ptt_wdata_o.err_base = b_q.err_base;
+    ptt_wdata_o.own_qid  = b_q.own_qid;
+    ptt_wdata_o.kind     = b_q.ctrl.kind;
+    ptt_wdata_o.fid      = b_q.k_cm ? fid_cur : '0;
+    ptt_wdata_o.blk      = b_q.k;
     ptt_wdata_o.retries  = '0;
-    if (s2_retx_q) begin
+    if (b_q.retx) begin
       // the entry as it was, with the new seq and one more re-issue (saturating)
-      ptt_wdata_o         = s2_rq_q.e;
+      ptt_wdata_o         = b_q.rq.e;
       ptt_wdata_o.seq     = seq_cur;
-      ptt_wdata_o.retries = s2_rq_q.e.retries + RetriesW'(s2_rq_q.e.retries != '1);
+      ptt_wdata_o.retries = b_q.rq.e.retries + RetriesW'(b_q.rq.e.retries != '1);
     end
   end
-  assign ptt_we_o    = s2_fire && iss;
+  assign ptt_we_o    = b_fire && iss;
   assign ptt_waddr_o = blk_tid;
-  assign retx_o      = s2_fire && rx_live;
-  assign retx_tid_o  = s2_rq_q.tid;
+  assign retx_o      = b_fire && rx_live_b;
+  assign retx_tid_o  = b_q.rq.tid;
 
   always_comb begin
-    segmd_wdata_o = md;  // (a re-issue writes back what it read, with a new last_seq)
-    if (!s2_retx_q) begin
-      segmd_wdata_o.res_base = res_base;
-      segmd_wdata_o.err_base = err_base;
-      segmd_wdata_o.iss_tog  = iss_base;
+    segmd_wdata_o = md_b;  // (a re-issue writes back what it read, with a new last_seq)
+    if (!b_q.retx) begin
+      segmd_wdata_o.res_base = b_q.res_base;
+      segmd_wdata_o.err_base = b_q.err_base;
+      segmd_wdata_o.iss_tog  = b_q.iss_base;
     end
-    if (act_issue) begin
-      segmd_wdata_o.iss_tog[slot] = !iss_base[slot];
-      segmd_wdata_o.issued = k + cnt_t'(1);
+    if (b_q.act_issue) begin
+      segmd_wdata_o.iss_tog[b_q.slot] = !b_q.iss_base[b_q.slot];
+      segmd_wdata_o.issued = b_q.k + cnt_t'(1);
       segmd_wdata_o.fid    = fid_cur;
-      if (s2_first_q) segmd_wdata_o.ctrl_sent = 1'b0;
-      if (is_last) begin
+      if (b_q.first) segmd_wdata_o.ctrl_sent = 1'b0;
+      if (b_q.is_last) begin
         segmd_wdata_o.last_tid = blk_tid;
         segmd_wdata_o.last_seq = seq_cur;
       end
     end
-    if ((act_ctrl && !err) || direct_ctrl) segmd_wdata_o.ctrl_sent = 1'b1;
+    if ((b_q.act_ctrl && !b_q.err) || b_q.direct_ctrl) segmd_wdata_o.ctrl_sent = 1'b1;
     // A re-issued last block: a control packet made later carries its new seq.
-    if (rx_live && is_last) segmd_wdata_o.last_seq = seq_cur;
+    if (rx_live_b && b_q.is_last) segmd_wdata_o.last_seq = seq_cur;
   end
-  assign segmd_we_o    = s2_fire && (!s2_retx_q || (rx_live && is_last));
-  assign segmd_waddr_o = s2_node_q;
+  assign segmd_we_o    = b_fire && (!b_q.retx || (rx_live_b && b_q.is_last));
+  assign segmd_waddr_o = b_q.node;
 
-  assign park_we_o          = s2_fire && !s2_retx_q;
-  assign park_waddr_o       = s2_node_q;
-  assign park_wdata_o.tog   = parks ? !ack_base.wake_tog : ack_base.wake_tog;
-  assign park_wdata_o.reason = park_reason;
+  assign park_we_o           = b_fire && !b_q.retx;
+  assign park_waddr_o        = b_q.node;
+  assign park_wdata_o.tog    = b_q.park_tog;
+  assign park_wdata_o.reason = b_q.park_reason;
+  // A transfer parked on a plan that a resolve of one of its blocks has passed (since 2a's
+  // view, or now): the handler, which found it not parked, re-checks it.
+  assign park_rc_o   = park_we_o && b_q.parks &&
+                       (b_since_q || (mh_res_i && mh_res_xfer_i == b_q.node));
+  assign park_rc_e_o = ptt_wdata_o;
 
-  assign fin_push_o      = s2_fire && need_fin;
-  assign fin_data_o.xfer = s2_node_q;
-  assign fin_data_o.err  = err;
-  assign fin_data_o.kind = ctrl.kind;
-  assign fin_data_o.fid  = md.fid;
+  assign fin_push_o      = b_fire && b_q.need_fin;
+  assign fin_data_o.xfer = b_q.node;
+  assign fin_data_o.err  = b_q.err;
+  assign fin_data_o.kind = b_q.ctrl.kind;
+  assign fin_data_o.fid  = md_b.fid;
 
   // ---- packets -----------------------------------------------------------------------------
   // Block k of a read (ICD 5 and 16): its remote source address, local destination and
@@ -606,25 +735,25 @@ module transfer_segmenter
   always_comb begin
     logic [63:0] offset;
     offset   = '0;
-    rd_src   = w0;
-    rd_dst   = w1;
-    rd_bytes = {15'd0, 1'b0, si.first_len_m1} + 32'd1;
-    if (k != '0) begin
-      offset   = {30'd0, k - cnt_t'(1), 16'd0} + {47'd0, 1'b0, si.first_len_m1} + 64'd1;
-      rd_src   = w0 + offset;
-      rd_dst   = {w1[63:48], w1[47:16] + {14'd0, k}, 16'd0};
-      rd_bytes = is_last ? ({16'd0, si.last_len_m1} + 32'd1) : BlockBytes;
+    rd_src   = b_q.w0;
+    rd_dst   = b_q.w1;
+    rd_bytes = {15'd0, 1'b0, b_q.si.first_len_m1} + 32'd1;
+    if (b_q.k != '0) begin
+      offset   = {30'd0, b_q.k - cnt_t'(1), 16'd0} + {47'd0, 1'b0, b_q.si.first_len_m1} + 64'd1;
+      rd_src   = b_q.w0 + offset;
+      rd_dst   = {b_q.w1[63:48], b_q.w1[47:16] + {14'd0, b_q.k}, 16'd0};
+      rd_bytes = b_q.is_last ? ({16'd0, b_q.si.last_len_m1} + 32'd1) : BlockBytes;
     end
   end
 
-  // Which packet stage 2 writes, from what it holds rather than from what it decides (the
-  // decision, `iss`, is the deep end of stage 2): a packet written from a node that is not
-  // the control queue's is its inline packet or read request when the transfer is of that
-  // kind, and otherwise the control packet made with its last block (direct or re-issued);
-  // the control queue's node writes its transfer's control packet (`PktKindEarly`).
+  // Which packet 2b writes, from what it holds rather than from what it decides: a packet
+  // written from a node that is not the control queue's is its inline packet or read request
+  // when the transfer is of that kind, and otherwise the control packet made with its last
+  // block (direct or re-issued); the control queue's node writes its transfer's control
+  // packet (`PktKindEarly`).
   logic body_inline, body_read;
-  assign body_inline = k_inline && !is_ctrl;
-  assign body_read   = k_read && !is_ctrl;
+  assign body_inline = b_q.k_inline && !b_q.is_ctrl;
+  assign body_read   = b_q.k_read && !b_q.is_ctrl;
 
   always_comb begin
     logic [255:0]  raw;
@@ -634,55 +763,56 @@ module transfer_segmenter
     cp                      = '0;
     rp                      = '0;
     pkt_body_o              = '0;
-    pkt_body_o.hdr.pd       = page;
-    pkt_body_o.hdr.xfer_id  = s2_node_q;
-    pkt_body_o.hdr.dst_addr = w1;
+    pkt_body_o.hdr.pd       = b_q.node[XferW-1:ChW];
+    pkt_body_o.hdr.xfer_id  = b_q.node;
+    pkt_body_o.hdr.dst_addr = b_q.w1;
     if (body_inline) begin
-      raw = {w5, w4, w2, w0};
+      raw = {b_q.w5, b_q.w4, b_q.si, b_q.w0};
       for (int b = 0; b < 32; b++) begin
-        if (32'(b) >= ctrl.size) raw[8*b +: 8] = 8'd0;
+        if (32'(b) >= b_q.ctrl.size) raw[8*b +: 8] = 8'd0;
       end
       pkt_body_o.hdr.kind   = PktKindInline;
       pkt_body_o.hdr.tid    = blk_tid;
       pkt_body_o.hdr.seq    = seq_cur;
-      pkt_body_o.hdr.len    = ctrl.size[5:0];
-      pkt_body_o.hdr.notify = ctrl.notify;
+      pkt_body_o.hdr.len    = b_q.ctrl.size[5:0];
+      pkt_body_o.hdr.notify = b_q.ctrl.notify;
       pkt_body_o.payload    = raw;
     end else if (body_read) begin
       rp.local_dst          = {node_id_i, rd_dst[47:0]};  // (w1[63:48] is ignored, ICD 16)
-      rp.notify_addr        = (ctrl.notify && is_last) ? w4 : '0;
-      rp.notify_tag         = (ctrl.notify && is_last) ? w5 : '0;
+      rp.notify_addr        = (b_q.ctrl.notify && b_q.is_last) ? b_q.w4 : '0;
+      rp.notify_tag         = (b_q.ctrl.notify && b_q.is_last) ? b_q.w5 : '0;
       rp.bytes              = rd_bytes;
-      rp.kind               = ctrl.kind;
-      rp.prio               = ctrl.prio;
-      rp.last               = is_last;
+      rp.kind               = b_q.ctrl.kind;
+      rp.prio               = b_q.ctrl.prio;
+      rp.last               = b_q.is_last;
       pkt_body_o.hdr.kind   = PktKindRead;
       pkt_body_o.hdr.tid    = blk_tid;
       pkt_body_o.hdr.seq    = seq_cur;
       pkt_body_o.hdr.len    = 6'd32;
-      pkt_body_o.hdr.notify = ctrl.notify && is_last;
+      pkt_body_o.hdr.notify = b_q.ctrl.notify && b_q.is_last;
       pkt_body_o.hdr.dst_addr = rd_src;
       pkt_body_o.payload    = rp;
     end else begin
-      cp.notify_addr        = w4;
-      cp.notify_tag         = w5;
-      cp.size               = ctrl.size;
-      cp.total_blocks       = total;
+      cp.notify_addr        = b_q.w4;
+      cp.notify_tag         = b_q.w5;
+      cp.size               = b_q.ctrl.size;
+      cp.total_blocks       = b_q.total;
       pkt_body_o.hdr.kind   = PktKindCtrl;
-      pkt_body_o.hdr.tid    = is_ctrl ? md.last_tid : blk_tid;
-      pkt_body_o.hdr.seq    = is_ctrl ? md.last_seq : seq_cur;
+      pkt_body_o.hdr.tid    = b_q.is_ctrl ? md_b.last_tid : blk_tid;
+      pkt_body_o.hdr.seq    = b_q.is_ctrl ? md_b.last_seq : seq_cur;
       pkt_body_o.hdr.len    = 6'd32;
       pkt_body_o.hdr.notify = 1'b1;
       pkt_body_o.payload    = cp;
     end
   end
-  assign pkt_we_o      = s2_fire && need_pkt;
-  assign stat_inline_o = s2_fire && act_issue && k_inline;
+  assign pkt_we_o      = b_fire && need_pkt;
+  assign stat_inline_o = b_fire && b_q.act_issue && b_q.k_inline;
   // Counters 2-4 count first emissions; a re-issue (with its repeated control packet) counts
   // in counter 8.
-  assign stat_ctrl_o   = s2_fire && need_pkt && !(iss && (k_inline || k_read)) && !retx_ctrl;
-  assign stat_blk_o    = s2_fire && iss && !k_inline && !s2_retx_q;  // blocks and read requests
-  assign stat_retx_o   = s2_fire && rx_live;
+  assign stat_ctrl_o   = b_fire && need_pkt && !(iss && (b_q.k_inline || b_q.k_read)) &&
+                         !retx_ctrl;
+  assign stat_blk_o    = b_fire && iss && !b_q.k_inline && !b_q.retx;  // blocks, read requests
+  assign stat_retx_o   = b_fire && rx_live_b;
 
   // ---- block descriptor --------------------------------------------------------------------
   // Everything but the addresses and length of a block k >= 1, which stage 3 computes.
@@ -690,19 +820,46 @@ module transfer_segmenter
 
   always_comb begin
     s2_desc           = '0;
-    s2_desc.src_addr  = w0;
-    s2_desc.dst_addr  = w1;
-    s2_desc.pd_id     = {12'd0, page};
+    s2_desc.src_addr  = b_q.w0;
+    s2_desc.dst_addr  = b_q.w1;
+    s2_desc.pd_id     = {12'd0, b_q.node[XferW-1:ChW]};
     s2_desc.seq       = seq_cur;
-    s2_desc.cm        = k_cm;
+    s2_desc.cm        = b_q.k_cm;
     s2_desc.fid       = blk_fid;
-    s2_desc.notify    = mem_notify && is_last;
-    s2_desc.retx      = s2_retx_q;
-    s2_desc.chained   = k_cm && (k != '0);
-    s2_desc.len_m1    = si.first_len_m1;
-    s2_desc.block_idx = k[11:0];
-    s2_desc.has_next  = k_cm && !is_last;
-    s2_desc.xfer_id   = s2_node_q;
+    s2_desc.notify    = b_q.mem_notify && b_q.is_last;
+    s2_desc.retx      = b_q.retx;
+    s2_desc.chained   = b_q.k_cm && (b_q.k != '0);
+    s2_desc.len_m1    = b_q.si.first_len_m1;
+    s2_desc.block_idx = b_q.k[11:0];
+    s2_desc.has_next  = b_q.k_cm && !b_q.is_last;
+    s2_desc.xfer_id   = b_q.node;
+  end
+
+  // Stage 2b's registers. The plan is loaded whenever 2b does not hold (it matters only once
+  // `b_valid_q` is set by a move), and the move drives the one flag.
+  logic b_hold;
+  assign b_hold = b_valid_q && !b_fire;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      b_valid_q <= 1'b0;
+      b_q       <= '0;
+      b_stale_q <= 1'b0;
+      b_since_q <= 1'b0;
+    end else begin
+      b_valid_q <= s2_fire || b_hold;
+      if (b_hold) begin
+        b_q.md    <= md_b;
+        b_stale_q <= b_stale_q || (rp_clr_i && rp_clr_tid_i == b_q.rq.tid) ||
+                     (ptt_clr_i && ptt_clr_tid_i == b_q.rq.tid);
+        b_since_q <= b_since_q || (mh_res_i && mh_res_xfer_i == b_q.node);
+      end else begin
+        b_q       <= b_in;
+        // (2b's PTT write of this cycle, which 2a's seq check did not see)
+        b_stale_q <= ptt_we_o && ptt_waddr_o == s2_rq_q.tid;
+        b_since_q <= mh_res_i && mh_res_xfer_i == s2_node_q;
+      end
+    end
   end
 
   // =======================================================================================
@@ -725,10 +882,10 @@ module transfer_segmenter
     s3_in              = '0;
     s3_in.desc         = s2_desc;
     s3_in.tid          = blk_tid;
-    s3_in.k            = k;
-    s3_in.is_last      = is_last;
-    s3_in.first_len_m1 = si.first_len_m1;
-    s3_in.last_len_m1  = si.last_len_m1;
+    s3_in.k            = b_q.k;
+    s3_in.is_last      = b_q.is_last;
+    s3_in.first_len_m1 = b_q.si.first_len_m1;
+    s3_in.last_len_m1  = b_q.si.last_len_m1;
   end
 
   // Addresses of block k >= 1: aligned to the destination (ICD section 5).
@@ -746,8 +903,8 @@ module transfer_segmenter
     end
   end
 
-  // First blocks go out from stage 2 when stage 3 is empty (thesis 3.9.2 bypass).
-  assign bypass      = s2_fire && need_blk && !s3_valid_q && (k == '0);
+  // First blocks go out from stage 2b when stage 3 is empty (thesis 3.9.2 bypass).
+  assign bypass      = b_fire && need_blk && !s3_valid_q && (b_q.k == '0);
   assign blk_valid_o = s3_valid_q || bypass;
   assign ptt_we_left_o = bypass && blk_ready_i;
   assign blk_tid_o   = s3_valid_q ? s3_q.tid : blk_tid;
@@ -755,11 +912,10 @@ module transfer_segmenter
 
   logic s3_load, s3_valid_d;
   s3_t  s3_d;
-  assign s3_load = s2_fire && need_blk && !(bypass && blk_ready_i);
+  assign s3_load = b_fire && need_blk && !(bypass && blk_ready_i);
 
   // Stage 3's block is loaded whenever stage 3 does not hold one back (`blk_ready_i` low): it
-  // matters only once `s3_valid_q` is set by a load, and the decision, which ends late in the
-  // cycle, then drives the one flag, not the block.
+  // matters only once `s3_valid_q` is set by a load, and the decision drives the one flag.
   logic s3_hold;
   assign s3_hold = s3_valid_q && !blk_ready_i;
 
@@ -782,7 +938,6 @@ module transfer_segmenter
       s3_q       <= s3_d;
     end
   end
-
   // =======================================================================================
   // Stage 2 registers
   // =======================================================================================
@@ -927,7 +1082,8 @@ module transfer_segmenter
   `NI_ASSERT_VALID_HELD(BlkHeld, blk_valid_o, blk_ready_i, {blk_tid_o, blk_desc_o})
   // Every packet stage 2 writes is its control packet, an inline packet or read request, or
   // the control packet made with (or repeated for) a notifying transfer's last block.
-  `NI_ASSERT(PktKindKnown, pkt_we_o -> is_ctrl || k_inline || k_read || (mem_notify && is_last))
+  `NI_ASSERT(PktKindKnown, pkt_we_o -> b_q.is_ctrl || b_q.k_inline || b_q.k_read ||
+                                      (b_q.mem_notify && b_q.is_last))
   `NI_ASSERT(FirstIssues, s2_valid_q && s2_first_q -> act_issue)
   `NI_ASSERT(PendAhead, s2_valid_q && s2_retx_q -> pend_q == retx_pend_i[s2_rq_q.tid])
 `ifndef SYNTHESIS
@@ -947,41 +1103,55 @@ module transfer_segmenter
   `NI_ASSERT(CtrlNotFirst, s2_valid_q && is_ctrl -> !s2_first_q)
   `NI_ASSERT(InflightBounded, s2_valid_q && !s2_retx_q -> 32'(inflight) <= MaxOutstanding)
   `NI_ASSERT(BlockInRange, s2_valid_q && act_issue -> k < total)
-  // (the valid bit before this cycle's resolve: stage 2 decides without it)
-  `NI_ASSERT(TidBusyIsPtt, s2_valid_q && !s2_retx_q ->
-                          tid_busy == (k_cm && (ptt_valid_i[blk_tid] ||
-                                                (ptt_set_i && ptt_set_tid_i == blk_tid))))
+  // (the valid bit before this cycle's resolve: stage 2a decides without it; an own visit's
+  // TID, from its transfer's FID)
+`ifndef SYNTHESIS
+  tid_t a_tid;
+  assign a_tid = (ctrl.kind == Kind1x) ? {md_own.fid, k[1:0]} :
+                                         {md_own.fid[FidW-1:2], k[1:0], k[3:2]};
+  `NI_ASSERT(TidBusyIsPtt, s2_valid_q && !s2_retx_q && !s2_first_q ->
+                          tid_busy == (k_cm && (ptt_valid_i[a_tid] ||
+                                                (ptt_set_i && ptt_set_tid_i == a_tid))))
+`endif
   // A transfer in stage 2 is not parked, so the handler never wakes it: its wake toggle is
   // the same with or without the handler's write of this cycle.
   `NI_ASSERT(WakeTogSteady, s2_valid_q && !s2_retx_q -> ack_base.wake_tog == ack_eff.wake_tog)
   // (free before this cycle's resolve: stage 2 issues only on what it saw at the cycle's start)
-  `NI_ASSERT(FreshTidFree, ptt_we_o && !s2_retx_q -> !(ptt_valid_i[ptt_waddr_o] ||
+  `NI_ASSERT(FreshTidFree, ptt_we_o && !b_q.retx -> !(ptt_valid_i[ptt_waddr_o] ||
                                       (ptt_set_i && ptt_set_tid_i == ptt_waddr_o)))
   `NI_ASSERT(PopOnlyAvailable, tid_pop_o -> tid_count_i != '0)
   `NI_ASSERT(InflightFits, s2_valid_q && !s2_retx_q -> inflight == cnt_t'(infl))
   `NI_ASSERT(LastWithoutCarry, s2_valid_q -> is_last == (k + cnt_t'(1) == total))
-  `NI_ASSERT(PktKindEarly, pkt_we_o -> (body_inline == (iss && k_inline)) &&
-                                      (body_read == (iss && k_read)) &&
+  `NI_ASSERT(PktKindEarly, pkt_we_o -> (body_inline == (iss && b_q.k_inline)) &&
+                                      (body_read == (iss && b_q.k_read)) &&
                                       (body_inline || body_read ||
-                                       (!is_ctrl == (direct_ctrl || retx_ctrl))))
+                                       (!b_q.is_ctrl == (b_q.direct_ctrl || retx_ctrl))))
   // Nothing parks waiting for a resolve unless something of it is in flight.
   `NI_ASSERT(ParkedHasInflight, s2_fire && parks && !act_issue && !s2_retx_q -> inflight != '0)
   `NI_ASSERT(InlineFromTidQueue, s2_valid_q && k_inline && !is_ctrl && !s2_retx_q ->
                               s2_qid_q == qid_t'(QTid))
   `NI_ASSERT(RetxInRange, s2_valid_q && s2_retx_q && rx_live -> k < total)
   `NI_ASSERT(NoDeqWithRetx, !(deq_o && retx_pop))
-  // The skid fills only while stage 2 holds, and empties into it when stage 2 is free.
+  // The skid fills only while stage 2a holds, and empties into it when stage 2a is free; 2a
+  // holds only while 2b holds.
   `NI_ASSERT(SkidBehindStage2, sk_valid_q -> s2_valid_q)
+  `NI_ASSERT(Stage2aBehind2b, s2_valid_q && !s2_fire -> b_valid_q && !b_fire)
   `NI_ASSERT(LoadsWhereFree, (sk_load -> !sk_valid_q) && (s3_load -> !s3_hold))
   logic [NumQueues-1:0] deq_hot;
   assign deq_hot = NumQueues'(1'b1) << deq_qid_o;
   // The queue picked the cycle before still holds a node and its IDs are still available
-  // beside what stage 2 holds (the skid is empty when stage 1 dequeues).
+  // beside what stages 2a and 2b hold (the skid is empty when stage 1 dequeues).
+`ifndef SYNTHESIS
+  logic [1:0] held_tid, held_fid1, held_fid4;
+  assign held_tid  = 2'(s2_valid_q && s2_qid_q == qid_t'(QTid)) +
+                     2'(b_valid_q && b_q.qid == qid_t'(QTid));
+  assign held_fid1 = 2'(s2_valid_q && is_1x_no(s2_qid_q)) + 2'(b_valid_q && is_1x_no(b_q.qid));
+  assign held_fid4 = 2'(s2_valid_q && is_4x_no(s2_qid_q)) + 2'(b_valid_q && is_4x_no(b_q.qid));
   `NI_ASSERT(PickStillEligible, deq_o -> |(q_nonempty_i & deq_hot) &&
-      (deq_qid_o != qid_t'(QTid) ||
-       tid_count_i > TidCntW'(s2_valid_q && s2_qid_q == qid_t'(QTid))) &&
-      (!is_1x_no(deq_qid_o) || fid1_count_i > Fid1CntW'(s2_valid_q && is_1x_no(s2_qid_q))) &&
-      (!is_4x_no(deq_qid_o) || fid4_count_i > Fid4CntW'(s2_valid_q && is_4x_no(s2_qid_q))))
+      (deq_qid_o != qid_t'(QTid) || tid_count_i > TidCntW'(held_tid)) &&
+      (!is_1x_no(deq_qid_o) || fid1_count_i > Fid1CntW'(held_fid1)) &&
+      (!is_4x_no(deq_qid_o) || fid4_count_i > Fid4CntW'(held_fid4)))
+`endif
 
 endmodule
 

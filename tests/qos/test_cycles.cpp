@@ -68,21 +68,21 @@ std::pair<uint64_t, uint64_t> latency_from_aw(const ni::Descriptor& d) {
 
 }  // namespace
 
-TEST_CASE("cycles: AW handshake -> pkt_valid_o = 7 for an 8-byte inline transfer",
+TEST_CASE("cycles: AW handshake -> pkt_valid_o = 8 for an 8-byte inline transfer",
           "[engine][cycles]") {
   const auto [aw, v] = latency_from_aw(inline_desc(0, 0, 8, false, kNode));
-  std::printf("cycle figure: first AW handshake -> pkt_valid_o = %llu cycles (design.md 12: 7)\n",
+  std::printf("cycle figure: first AW handshake -> pkt_valid_o = %llu cycles (design.md 12: 8)\n",
               static_cast<unsigned long long>(v - aw));
-  CHECK(v - aw == 7);
+  CHECK(v - aw == 8);
 }
 
-TEST_CASE("cycles: AW handshake -> blk_valid_o = 5 for a single-block transfer",
+TEST_CASE("cycles: AW handshake -> blk_valid_o = 6 for a single-block transfer",
           "[engine][cycles]") {
   const auto [aw, v] =
       latency_from_aw(mem_desc(0, 0, ni::Kind::Tid, 0x1000, kNode | 0x20000, 4096));
-  std::printf("cycle figure: first AW handshake -> blk_valid_o = %llu cycles (design.md 12: 5)\n",
+  std::printf("cycle figure: first AW handshake -> blk_valid_o = %llu cycles (design.md 12: 6)\n",
               static_cast<unsigned long long>(v - aw));
-  CHECK(v - aw == 5);
+  CHECK(v - aw == 6);
 }
 
 TEST_CASE("cycles: 64 back-to-back 8-byte inline transfers give one packet every 2 cycles",

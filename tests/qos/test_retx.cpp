@@ -46,10 +46,10 @@ TEST_CASE("retx: a timeout fires exactly at its cycle and re-issues the block", 
   CHECK_FALSE(b0.retx);
   const uint64_t tc = timeout_cycle(b0.tid, b0.cycle, kTimeout);
   // Nothing before the timeout: timeout event in tc, M1 tc+1, M2 tc+2 (re-issue request),
-  // stage 1 tc+3, stage 2 (bypass to blk) tc+4.
-  env.run_until([&] { return env.col.blocks.size() == 2; }, tc + 4 + 10 - env.cycle(), "re-issue");
+  // stage 1 tc+3, stage 2a tc+4, stage 2b (bypass to blk) tc+5.
+  env.run_until([&] { return env.col.blocks.size() == 2; }, tc + 5 + 10 - env.cycle(), "re-issue");
   const Block b1 = env.col.blocks.at(1);
-  CHECK(b1.cycle == tc + 4);
+  CHECK(b1.cycle == tc + 5);
   CHECK(b1.retx);
   CHECK(b1.tid == b0.tid);
   CHECK(b1.seq == ((b0.seq + 1) & ni::SeqMask));
@@ -85,7 +85,7 @@ TEST_CASE("retx: the timeout keeps firing until MaxRetries, then ERROR", "[engin
     CHECK(bs[i].retx == (i > 0));
     // the first timeout when the scan next reaches the TID; then one scan (1024 cycles)
     // between two timeouts, as 50 < 1024
-    if (i == 1) CHECK(bs[1].cycle == timeout_cycle(bs[0].tid, bs[0].cycle, 50) + 4);
+    if (i == 1) CHECK(bs[1].cycle == timeout_cycle(bs[0].tid, bs[0].cycle, 50) + 5);
     if (i == 2) CHECK(bs[2].cycle - bs[1].cycle == 1024);
   }
   Stats s = env.stats();
@@ -108,8 +108,9 @@ TEST_CASE("retx: NACK then ACK (block and inline packet)", "[engine][retx]") {
   const uint64_t nack_cycle = env.col.rsps.at(before).cycle;
   env.wait_outputs(3);
   const Block r = env.col.blocks.at(2);
-  // response handshake t, M1 t+1, M2 t+2, stage 1 t+3, stage 2 t+4 -> stage 3 t+5 (block 1)
-  CHECK(r.cycle == nack_cycle + 5);
+  // response handshake t, M1 t+1, M2 t+2, stage 1 t+3, stage 2a t+4, 2b t+5 -> stage 3 t+6
+  // (block 1)
+  CHECK(r.cycle == nack_cycle + 6);
   CHECK(r.retx);
   CHECK(r.tid == b1.tid);
   CHECK(r.seq == ((b1.seq + 1) & ni::SeqMask));
@@ -229,7 +230,7 @@ TEST_CASE("retx: the last ACK lost -> block and control packet re-emitted", "[en
                 "control packet again");
   const std::vector<Block> rs = retx_blocks(env, d.xfer());
   REQUIRE(rs.size() == 1);
-  CHECK(rs[0].cycle == tc + 5);  // block 1: through stage 3
+  CHECK(rs[0].cycle == tc + 6);  // block 1: through stage 3
   CHECK(rs[0].tid == last.tid);
   CHECK(rs[0].notify);
   const Packet c1 = env.col.packets_of(d.xfer())[1];

@@ -180,12 +180,12 @@ const char* s2_name(ni::ModelObserver::S2 p) {
       return "hold-yield-to-starving-axi";
     case S2::ReadNotifyWait:
       return "read-notify-last-waits";
-    case S2::HoldErrResolve:
-      return "hold-error-resolve";
+    case S2::ParkPassed:
+      return "park-passed-by-resolve";
   }
   return "?";
 }
-constexpr unsigned kNumS2 = unsigned(ni::ModelObserver::S2::HoldErrResolve) + 1;
+constexpr unsigned kNumS2 = unsigned(ni::ModelObserver::S2::ParkPassed) + 1;
 
 // Queue classes (docs/design.md section 5).
 std::string queue_class(unsigned q, unsigned L) {
