@@ -56,6 +56,7 @@ class SegmenterModel {
     uint32_t k = 0, inflight = 0;
     unsigned tid = 0, flow = 0;
   };
+
  private:
   // The stall conditions of a plan (each one a reason to hold).
   struct Stalls {

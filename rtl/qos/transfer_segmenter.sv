@@ -458,8 +458,10 @@ module transfer_segmenter
   // The request is current when the entry still has its re-issue pending (no resolve now)
   // and still holds the block the request was made for (same seq as then). Only stage 2b
   // writes the PTT, so the seq check of the first cycle holds while the request waits in
-  // 2a (2b holds meanwhile), but for 2b's write in the cycle the request leaves 2a, which
-  // 2b compares (`b_stale_q`).
+  // 2a (2b holds meanwhile). 2b fires in the request's last cycle in 2a at most, and never
+  // writes a live request's entry then (`LiveMeetsNoWrite`: a write of that entry is a
+  // fresh issue, after a resolve that cleared the request's flag, or an older request for it,
+  // which cannot both be pending).
   // The check is made a cycle ahead for the request that enters stage 2 next (the skid's,
   // else the FIFO head's), in the copy read asynchronously (distributed RAM), and registered
   // (`rok_new_q`); the PTT write of that cycle, which ends late (stage 2b firing), is
@@ -855,8 +857,7 @@ module transfer_segmenter
         b_since_q <= b_since_q || (mh_res_i && mh_res_xfer_i == b_q.node);
       end else begin
         b_q       <= b_in;
-        // (2b's PTT write of this cycle, which 2a's seq check did not see)
-        b_stale_q <= ptt_we_o && ptt_waddr_o == s2_rq_q.tid;
+        b_stale_q <= 1'b0;
         b_since_q <= mh_res_i && mh_res_xfer_i == s2_node_q;
       end
     end
@@ -1136,6 +1137,7 @@ module transfer_segmenter
   // holds only while 2b holds.
   `NI_ASSERT(SkidBehindStage2, sk_valid_q -> s2_valid_q)
   `NI_ASSERT(Stage2aBehind2b, s2_valid_q && !s2_fire -> b_valid_q && !b_fire)
+  `NI_ASSERT(LiveMeetsNoWrite, s2_fire && rx_live -> !(ptt_we_o && ptt_waddr_o == s2_rq_q.tid))
   `NI_ASSERT(LoadsWhereFree, (sk_load -> !sk_valid_q) && (s3_load -> !s3_hold))
   logic [NumQueues-1:0] deq_hot;
   assign deq_hot = NumQueues'(1'b1) << deq_qid_o;
