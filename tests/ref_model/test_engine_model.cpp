@@ -58,9 +58,9 @@ struct Rsp {
 // The event stream of InlineRun for cycles 0..15: `rsps` are the response handshakes (the
 // real ACK of TID 0 seq 0 at cycle 10 by default), `done_at` the cycle the DONE status change
 // is reported, `tweak(cycle, taps, send_pkt)` may change a cycle's taps and whether the packet
-// leaves in cycle 7, `pkt` replaces the packet. Stops at the first failure. The transfer is
-// enqueued in cycle 2, its queue picked in cycle 3 and dequeued in cycle 4; stage 2 writes the
-// packet in cycle 5, and it leaves the packet queue in cycle 7.
+// leaves in cycle 8, `pkt` replaces the packet. Stops at the first failure. The transfer is
+// enqueued in cycle 2, its queue picked in cycle 3 and dequeued in cycle 4; stage 2a plans in
+// cycle 5, stage 2b writes the packet in cycle 6, and it leaves the packet queue in cycle 8.
 std::unique_ptr<EngineModel> run_inline(
     const std::function<void(uint64_t, CycleTaps&, bool&)>& tweak = nullptr,
     const Bits512* pkt = nullptr, const std::vector<Rsp>& rsps = {{10, 0, 0}},
@@ -69,7 +69,7 @@ std::unique_ptr<EngineModel> run_inline(
   auto m = std::make_unique<EngineModel>();
   for (uint64_t c = 0; c < 16 && !m->failed(); ++c) {
     CycleTaps t = idle_taps();
-    bool send_pkt = c == 7;
+    bool send_pkt = c == 8;
     if (c == 2) {
       t.axi_enq_req = true;
       t.enq = true;
@@ -83,11 +83,11 @@ std::unique_ptr<EngineModel> run_inline(
       t.deq_node = 0;
       t.deq_first = true;
     }
-    if (c == 5) {
+    if (c == 6) {
       t.s2_fire = true;
       t.s2_node = 0;
     }
-    if (c == 7) t.pkt_valid = true;
+    if (c == 8) t.pkt_valid = true;
     for (const Rsp& x : rsps) {
       if (x.cycle == c) t.rsp_valid = t.rsp_ready = true;
     }
@@ -115,12 +115,12 @@ std::unique_ptr<EngineModel> run_inline(
 // A TID-only memory transfer of two blocks on page 0 channel 0: 65,636 bytes from 0x1000 to
 // node 2 address 0 (block 0: 65,536 bytes, block 1: 100 bytes from 0x11000 to 0x10000),
 // written like InlineRun (live in cycle 1, enqueued into the TID-only queue in cycle 2, B in
-// cycle 2). Stage 1 picks its queue in cycle 3 and dequeues it in cycle 4; stage 2 issues
-// block 0 (TID 0, seq 0) in cycle 5 on the stage-3 bypass and re-enqueues it (in flight 1 <
-// MaxOutstanding 2); stage 1 picks it again in cycle 6 and dequeues it in cycle 7; stage 2
-// issues block 1 (TID 1, seq 1) in cycle 8, which leaves stage 3 in cycle 9; the transfer
-// parks (WAIT). ACKs of TID 0 and TID 1 in cycles 10 and 11 resolve it
-// in M2 at cycles 12 and 13: DONE reported in cycle 13.
+// cycle 2). Stage 1 picks its queue in cycle 3 and dequeues it in cycle 4; stage 2a plans in
+// cycle 5 and stage 2b issues block 0 (TID 0, seq 0) in cycle 6 on the stage-3 bypass and
+// re-enqueues it (in flight 1 < MaxOutstanding 2); stage 1 picks it again in cycle 7 and
+// dequeues it in cycle 8; stage 2b issues block 1 (TID 1, seq 1) in cycle 10, which leaves
+// stage 3 in cycle 11; the transfer parks (WAIT). ACKs of TID 0 and TID 1 in cycles 12 and 13
+// resolve it in M2 at cycles 14 and 15: DONE reported in cycle 15.
 struct TwoBlockRun {
   Descriptor d;
   std::vector<uint64_t> w;
@@ -143,14 +143,14 @@ struct TwoBlockRun {
   }
 };
 
-// The event stream of TwoBlockRun for cycles 0..15; `tweak(cycle, taps)` may change a cycle's
+// The event stream of TwoBlockRun for cycles 0..17; `tweak(cycle, taps)` may change a cycle's
 // taps, `blk1` replaces block 1, `done_at` is the cycle DONE is reported.
 std::unique_ptr<EngineModel> run_two_blocks(
     const std::function<void(uint64_t, CycleTaps&)>& tweak = nullptr,
-    const BlockDesc& blk1 = TwoBlockRun::block(1), uint64_t done_at = 13) {
+    const BlockDesc& blk1 = TwoBlockRun::block(1), uint64_t done_at = 15) {
   TwoBlockRun r;
   auto m = std::make_unique<EngineModel>();
-  for (uint64_t c = 0; c < 16 && !m->failed(); ++c) {
+  for (uint64_t c = 0; c < 18 && !m->failed(); ++c) {
     CycleTaps t = idle_taps();
     auto enq = [&](unsigned src) {
       t.enq = true;
@@ -169,15 +169,15 @@ std::unique_ptr<EngineModel> run_two_blocks(
       enq(2);  // AXI slave: the register's enqueue of the transfer made live in cycle 1
     }
     if (c == 4) deq(true);
-    if (c == 5) {
+    if (c == 6) {
       t.s2_fire = true;
       enq(1);  // segmenter: re-enqueue
       t.blk_valid = true;
     }
-    if (c == 7) deq(false);
-    if (c == 8) t.s2_fire = true;
-    if (c == 9) t.blk_valid = true;
-    if (c == 10 || c == 11) t.rsp_valid = t.rsp_ready = true;
+    if (c == 8) deq(false);
+    if (c == 10) t.s2_fire = true;
+    if (c == 11) t.blk_valid = true;
+    if (c == 12 || c == 13) t.rsp_valid = t.rsp_ready = true;
     if (tweak) tweak(c, t);
     m->taps(t);
     if (c == 0) {
@@ -189,10 +189,10 @@ std::unique_ptr<EngineModel> run_two_blocks(
       m->status(0, Status::Idle, Status::Busy);
     }
     if (c == 2) m->b(0, AxiResp::Okay);
-    if (c == 5 && t.blk_valid) m->block(0, TwoBlockRun::block(0).pack());
-    if (c == 9 && t.blk_valid) m->block(1, blk1.pack());
-    if (c == 10) m->rsp(0, 0, false);
-    if (c == 11) m->rsp(1, 1, false);
+    if (c == 6 && t.blk_valid) m->block(0, TwoBlockRun::block(0).pack());
+    if (c == 11 && t.blk_valid) m->block(1, blk1.pack());
+    if (c == 12) m->rsp(0, 0, false);
+    if (c == 13) m->rsp(1, 1, false);
     if (c == done_at) m->status(0, Status::Busy, Status::Done);
     m->end_cycle(c);
   }
@@ -205,7 +205,7 @@ TEST_CASE("engine model accepts a correct two-block transfer", "[engine_model]")
   auto m = run_two_blocks();
   INFO((m->failed() ? m->failure().what + "\n" + m->failure().detail : std::string()));
   REQUIRE_FALSE(m->failed());
-  REQUIRE(m->final_check(16).empty());
+  REQUIRE(m->final_check(18).empty());
   CHECK(m->transfers_done() == 1);
   CHECK(m->stats().get(Stat::BlocksIssued) == 2);
   CHECK(m->stats().get(Stat::AcksAccepted) == 2);
@@ -218,28 +218,28 @@ TEST_CASE("engine model rejects wrong variants of the two-block stream", "[engin
     b.len_m1 = 100;
     auto m = run_two_blocks(nullptr, b);
     REQUIRE(m->failed());
-    CHECK(m->failure().cycle == 9);
+    CHECK(m->failure().cycle == 11);
     CHECK(m->failure().what.find("block descriptor mismatch") != std::string::npos);
     CHECK(m->failure().detail.find("len_m1") != std::string::npos);
   }
   SECTION("no re-enqueue after block 0 (below MaxOutstanding)") {
     auto m = run_two_blocks([](uint64_t c, CycleTaps& t) {
-      if (c == 5) t.enq = false;
+      if (c == 6) t.enq = false;
     });
     REQUIRE(m->failed());
-    CHECK(m->failure().cycle == 5);
+    CHECK(m->failure().cycle == 6);
     CHECK(m->failure().what.find("enqueue: expected transfer 0") != std::string::npos);
   }
   SECTION("block 0 held in stage 3 while blk is ready") {
     auto m = run_two_blocks([](uint64_t c, CycleTaps& t) {
-      if (c == 5) t.blk_valid = false;
+      if (c == 6) t.blk_valid = false;
     });
     REQUIRE(m->failed());
   }
   SECTION("DONE after the first ACK") {
-    auto m = run_two_blocks(nullptr, TwoBlockRun::block(1), 12);
+    auto m = run_two_blocks(nullptr, TwoBlockRun::block(1), 14);
     REQUIRE(m->failed());
-    CHECK(m->failure().cycle == 12);
+    CHECK(m->failure().cycle == 14);
     CHECK(m->failure().what.find("status changes differ") != std::string::npos);
   }
 }
@@ -261,7 +261,7 @@ TEST_CASE("engine model rejects a packet with the wrong TID or payload", "[engin
   const Bits512 bad_tid = r.packet(1, 0);
   auto m = run_inline(nullptr, &bad_tid);
   REQUIRE(m->failed());
-  CHECK(m->failure().cycle == 7);
+  CHECK(m->failure().cycle == 8);
   CHECK(m->failure().what.find("packet mismatch") != std::string::npos);
   CHECK(m->failure().detail.find("tid") != std::string::npos);
 
@@ -330,16 +330,16 @@ TEST_CASE("engine model rejects scheduling the RTL did not do as the rules say",
     CHECK(m->failure().cycle == 2);
     CHECK(m->failure().what.find("enqueue: expected transfer 0") != std::string::npos);
   }
-  SECTION("stage 2 stalls without a reason") {
+  SECTION("stage 2b stalls without a reason") {
     auto m = run_inline([](uint64_t c, CycleTaps& t, bool& pkt) {
-      if (c == 5) {
+      if (c == 6) {
         t.s2_fire = false;
         t.s2_hold = true;
       }
-      if (c == 7) pkt = false;
+      if (c == 8) pkt = false;
     });
     REQUIRE(m->failed());
-    CHECK(m->failure().cycle == 5);
+    CHECK(m->failure().cycle == 6);
     CHECK(m->failure().what.find("without a reason") != std::string::npos);
   }
   SECTION("packet never leaves the port") {
