@@ -36,7 +36,9 @@ Options: --repeat N (timed regression runs, best taken; default 3), --transfers 
 (default bench/), --replot (only redraw the plots from DIR/results.json), --node-transfers N
 (the full-NI speed runs, default 300), --node-callgrind-transfers N (default 10), --base REV
 and --base-transfers N (the comparison of 5; --base '' skips it), --units-only (only 4 and 5,
-merged into the existing DIR/results.json, its other keys kept).
+merged into the existing DIR/results.json, its other keys kept), --cycles-only (only 1 and 2,
+the cycle-accurate figures that depend on the RTL and not on the machine, merged the same
+way, with the plots redrawn: for an RTL change that moves a cycle).
 """
 
 from __future__ import annotations
@@ -388,6 +390,20 @@ def plot(res: dict, out: Path) -> None:
     plt.close(fig)
 
 
+def cycle_keys(fig: dict, cur: dict) -> dict:
+    """The keys of parts 1 and 2 (cycle figures, the thesis's curves) in results.json."""
+    res: dict = {}
+    for k in ("inline_latency_cycles", "block_latency_cycles", "inline_cycles_per_packet",
+              "segmenter_blocks_per_cycle", "ack_to_done_cycles", "ack_to_done_read_cycles"):
+        res[k] = fig[k]
+    for k in ("latency_curve", "throughput_curve", "inline_curve", "line_rate_size_bytes",
+              "small_transfer_latency_cycles", "small_transfer_latency_ns", "net_delay_sweep", "parameters"):
+        res[k] = cur[k]
+    res["max_throughput_frac"] = max(max(p["one_at_a_time_frac"], p["outstanding_frac"]) for p in cur["throughput_curve"])
+    res["outstanding_128B_gbps"] = next((p["outstanding_gbps"] for p in cur["throughput_curve"] if p["size"] == 128), None)
+    return res
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--repeat", type=int, default=3)
@@ -403,6 +419,9 @@ def main() -> int:
                     help="transfers of each run of the comparison with --base")
     ap.add_argument("--units-only", action="store_true",
                     help="only the unit throughput and full-NI speed benchmarks, merged into DIR/results.json")
+    ap.add_argument("--cycles-only", action="store_true",
+                    help="only the cycle figures and the thesis's curves (1 and 2), merged into "
+                    "DIR/results.json")
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--out", default="bench")
     ap.add_argument("--replot", action="store_true", help="only redraw the plots from the results.json in --out")
@@ -435,6 +454,29 @@ def main() -> int:
         log(f"merged the unit and full-NI figures into {a.out}/results.json")
         log_units(res)
         return 0
+    if a.cycles_only:
+        try:
+            if not NI_BENCH.exists():
+                raise BenchFailure(f"{NI_BENCH.relative_to(ROOT)} missing (make bench builds it)")
+            fig = run_json([str(NI_BENCH), "figures"], "cycle figures")
+            cur = run_json([str(NI_BENCH), "curves"] +
+                           (["--budget", "30000", "--max-size", "262144"] if a.quick else []),
+                           "thesis figures 4.4-4.6 (send unit + CPU models)")
+        except BenchFailure as e:
+            print(f"bench: FAILED: {e}", file=sys.stderr)
+            return 1
+        path = out / "results.json"
+        res = json.loads(path.read_text()) if path.exists() else {}
+        res.update(cycle_keys(fig, cur))
+        res.setdefault("details", {})["cycle_figures"] = fig["details"]
+        res["details"]["curve_runs"] = cur["runs"]
+        path.write_text(json.dumps(res, indent=2) + "\n")
+        plot(res, out)
+        log(f"merged the cycle figures and curves into {a.out}/results.json; redrew the plots")
+        log(f"cycle figures: inline {res['inline_latency_cycles']} (thesis 4), block "
+            f"{res['block_latency_cycles']} (4), inline rate {res['inline_cycles_per_packet']} "
+            f"cycles/packet (2), segmenter {res['segmenter_blocks_per_cycle']} blocks/cycle (1.0)")
+        return 0
     try:
         for b in (NI_BENCH, NI_UNIT_BENCH, NI_SIM, NI_SIM_T2):
             if not b.exists():
@@ -459,15 +501,7 @@ def main() -> int:
         print(f"bench: FAILED: {e}", file=sys.stderr)
         return 1
 
-    res: dict = {}
-    for k in ("inline_latency_cycles", "block_latency_cycles", "inline_cycles_per_packet",
-              "segmenter_blocks_per_cycle", "ack_to_done_cycles", "ack_to_done_read_cycles"):
-        res[k] = fig[k]
-    for k in ("latency_curve", "throughput_curve", "inline_curve", "line_rate_size_bytes",
-              "small_transfer_latency_cycles", "small_transfer_latency_ns", "net_delay_sweep", "parameters"):
-        res[k] = cur[k]
-    res["max_throughput_frac"] = max(max(p["one_at_a_time_frac"], p["outstanding_frac"]) for p in cur["throughput_curve"])
-    res["outstanding_128B_gbps"] = next((p["outstanding_gbps"] for p in cur["throughput_curve"] if p["size"] == 128), None)
+    res: dict = cycle_keys(fig, cur)
     res["regress_cycles"] = reg["cycles"]
     res["regress_transfers"] = reg["completed"] + reg["errors"]
     res["regress_wall_seconds"] = reg["wall_seconds"]
