@@ -292,10 +292,10 @@ MUTANTS = [
      "cycle passed (in stage 2a's last cycle or while 2b held) without asking for a re-check "
      "(the transfer may never be woken)"),
     ("split-reissue-stale", "rtl/qos/transfer_segmenter.sv",
-     "assign rx_live_b = b_q.rx_live && !b_stale_q &&",
-     "assign rx_live_b = b_q.rx_live && (!b_stale_q || 1'b1) &&",
-     "a re-issue whose request is cleared or whose block resolves while stage 2b holds it is "
-     "issued all the same"),
+     "                     !(ptt_clr_i && ptt_clr_tid_i == b_q.rq.tid);",
+     "                     !(1'b0 && ptt_clr_i && ptt_clr_tid_i == b_q.rq.tid);",
+     "a re-issue held in stage 2b is issued although its block resolved while it waited "
+     "(2a's check alone)"),
     ("split-md-unforwarded", "rtl/qos/transfer_segmenter.sv",
      "assign md_b = (segw_we_q && segw_waddr_q == b_q.node) ? segw_wdata_q : b_q.md;",
      "assign md_b = (1'b0 && segw_we_q && segw_waddr_q == b_q.node) ? segw_wdata_q : b_q.md;",

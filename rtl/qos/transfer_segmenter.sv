@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
-// Transfer Segmenter (thesis 3.9, docs/design.md section 6): a three-stage pipeline.
+// Transfer Segmenter (thesis 3.9, docs/design.md section 6): the thesis's three stages, its
+// second split in two.
 //
 // Stage 1 dequeues the head of the scheduling queue it picked the cycle before (the
 // highest-priority queue that is eligible once that cycle's dequeue is done, a register) and
 // reads the transfer's descriptor (both Transfer Table banks), its segmenter metadata and the
 // segmenter's copy of its ACK metadata. It dequeues whenever its one-entry skid is empty (a
-// register), not when stage 2 fires: a node dequeued while stage 2 holds waits in the skid,
-// its ACK metadata kept current there, and enters stage 2 when stage 2 fires.
-// Stage 2 decides: issue the next block (or the inline packet), make a control packet,
-// re-enqueue, park, or finish. First blocks leave from stage 2 directly (stage-3 bypass).
+// register), not when stage 2a is free: a node dequeued while stage 2a holds waits in the
+// skid, its ACK metadata kept current there, and enters stage 2a when 2a is free.
+// Stage 2a plans: issue the next block (or the inline packet), make a control packet,
+// re-enqueue, park, or finish. Stage 2b takes the IDs and the seq, checks the stalls and
+// applies the plan; first blocks leave from stage 2b directly (stage-3 bypass). 2a's node
+// moves into 2b when 2b is free, so 2a holds only while 2b holds.
 // Stage 3 computes the addresses of blocks k >= 1 and holds a block while `blk_ready_i` is
 // low.
 // Re-issues (docs/design.md section 8.1) take stage 1 ahead of the queues: stage 1 pops the
@@ -212,7 +215,6 @@ module transfer_segmenter
 
   logic b_valid_q;
   b_t   b_q, b_in;
-  logic b_stale_q;   // the re-issue in 2b has gone stale since 2a checked it
   logic b_since_q;   // a block of its transfer resolved since 2a's view
   logic b_fire;
 
@@ -612,13 +614,16 @@ module transfer_segmenter
   end
 
   // ---- what 2b does -------------------------------------------------------------------------
-  logic rx_live_b;    // the re-issue is still current (2a's check, this cycle's clears)
+  // A re-issue is still current with 2a's check and no clear or resolve of its entry in this
+  // cycle. One that goes stale has nothing to do and no stall, so 2b fires it (dropping it) in
+  // that very cycle (`StaleRetxLeaves`): nothing needs to be kept for the cycles after.
+  logic rx_live_b;
   logic iss;          // a block or inline packet is issued (fresh or re-issued)
   logic retx_ctrl;    // a re-issued last block repeats its control packet
   logic need_pkt, need_blk;
   seq_t seq_cur;
 
-  assign rx_live_b = b_q.rx_live && !b_stale_q &&
+  assign rx_live_b = b_q.rx_live &&
                      !(rp_clr_i && rp_clr_tid_i == b_q.rq.tid) &&
                      !(ptt_clr_i && ptt_clr_tid_i == b_q.rq.tid);
   assign iss       = b_q.act_issue || rx_live_b;
@@ -846,18 +851,14 @@ module transfer_segmenter
     if (!rst_ni) begin
       b_valid_q <= 1'b0;
       b_q       <= '0;
-      b_stale_q <= 1'b0;
       b_since_q <= 1'b0;
     end else begin
       b_valid_q <= s2_fire || b_hold;
       if (b_hold) begin
         b_q.md    <= md_b;
-        b_stale_q <= b_stale_q || (rp_clr_i && rp_clr_tid_i == b_q.rq.tid) ||
-                     (ptt_clr_i && ptt_clr_tid_i == b_q.rq.tid);
         b_since_q <= b_since_q || (mh_res_i && mh_res_xfer_i == b_q.node);
       end else begin
         b_q       <= b_in;
-        b_stale_q <= 1'b0;
         b_since_q <= mh_res_i && mh_res_xfer_i == s2_node_q;
       end
     end
@@ -1137,6 +1138,7 @@ module transfer_segmenter
   // holds only while 2b holds.
   `NI_ASSERT(SkidBehindStage2, sk_valid_q -> s2_valid_q)
   `NI_ASSERT(Stage2aBehind2b, s2_valid_q && !s2_fire -> b_valid_q && !b_fire)
+  `NI_ASSERT(StaleRetxLeaves, b_valid_q && b_q.retx && !rx_live_b -> b_fire)
   `NI_ASSERT(LiveMeetsNoWrite, s2_fire && rx_live -> !(ptt_we_o && ptt_waddr_o == s2_rq_q.tid))
   `NI_ASSERT(LoadsWhereFree, (sk_load -> !sk_valid_q) && (s3_load -> !s3_hold))
   logic [NumQueues-1:0] deq_hot;

@@ -291,6 +291,43 @@ TEST_CASE("retx: a timeout racing an arriving ACK", "[engine][retx]") {
   env.finish();
 }
 
+TEST_CASE("retx: a re-issue held in stage 2b is dropped when its block resolves meanwhile",
+          "[engine][retx]") {
+  // Stage 2b re-checks a held re-issue against the resolves and clears of its entry in every
+  // cycle it holds (design.md section 20, "The decision's split, built"): X's block is
+  // NACKed while Y's block waits in stage 3 (blk_ready low), so X's re-issue waits in 2b; the
+  // ACK of X's block (old seq, before the re-issue took a new one) resolves it and cancels
+  // the re-issue, which must not leave when blk_ready returns.
+  Env env(/*auto_ack=*/false);
+  const ni::Descriptor x = mem_desc(6, 2, ni::Kind::Tid, 0x0, kNode | 0x50000, 64);
+  REQUIRE(env.write_desc(x) == sim::kRespOkay);
+  env.wait_outputs(1);
+  const Block bx = env.col.blocks.at(0);
+  env.hold_blk(true);
+  const ni::Descriptor y = mem_desc(6, 3, ni::Kind::Tid, 0x1000, kNode | 0x60000, 64);
+  REQUIRE(env.write_desc(y) == sim::kRespOkay);
+  env.run(20);  // Y's block waits in stage 3
+  REQUIRE(env.col.blocks.size() == 1);
+  env.ack(bx, /*nack=*/true);
+  env.run(8);   // the re-issue request has reached stage 2b, which holds it
+  env.ack(bx);  // old seq, still the entry's: resolves the block
+  env.run(10);  // 2b still holds the (now stale) re-issue
+  env.hold_blk(false);
+  env.run_until([&] { return env.col.blocks.size() == 2; }, 100, "Y's block");
+  env.run(20);
+  REQUIRE(env.col.blocks.size() == 2);
+  CHECK(env.col.blocks[1].xfer == y.xfer());
+  env.ack(env.col.blocks[1]);
+  env.wait_status(6, 2, kDone);
+  env.wait_status(6, 3, kDone);
+  CHECK(retx_blocks(env, x.xfer()).empty());
+  Stats s = env.stats();
+  CHECK(s[kRetx] == 0);
+  CHECK(s[kAcks] == 2);
+  CHECK(s[kDropped] == 0);
+  env.finish();
+}
+
 TEST_CASE("retx: timeout 0 is off", "[engine][retx]") {
   Env env(/*auto_ack=*/false);
   REQUIRE(env.read(ni::ctrl_addr(0)) == 0);  // reset value: off
