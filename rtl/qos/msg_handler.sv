@@ -15,9 +15,10 @@
 //     so the scheduling queues and the other sources' grants do not wait on M2's decision.
 // The handler never stalls: its enqueue has the top priority and it alone returns IDs.
 //
-// Re-checks (docs/design.md section 20, "The resolve seen a cycle later"): the segmenter's
-// stage 2 decides without the resolve M2 makes in the same cycle, so when M2 resolves a block
-// of the transfer stage 2 parks in that cycle, neither saw the other. The next cycle's M0
+// Re-checks (docs/design.md section 20, "The decision's split, built"): the segmenter plans
+// in its stage 2a and parks in 2b, one or more cycles later, so a resolve M2 makes of one of
+// the transfer's blocks in between (or in the park's cycle) and the park do not see each
+// other; the segmenter says so with its park write. The next cycle's M0
 // then takes a re-check of that transfer (ahead of everything: a timeout event offered in that
 // cycle vanishes and is offered again on the FSM's next round); it reads the transfer's ACK
 // and park metadata in M1 like a response, and in M2 applies a resolve's wake and finish

@@ -396,10 +396,11 @@ module transfer_segmenter
   assign k_read   = !k_inline && ctrl.read;
   assign total    = k_inline ? cnt_t'(1) : si.total;
   assign k        = s2_retx_q ? s2_rq_q.e.blk : (s2_first_q ? '0 : md_own.issued);
-  // Stage 2 decides on its transfer's ACK metadata without the handler's write of this cycle
-  // (`ack_base`; docs/design.md section 20, "The resolve seen a cycle later"). A resolve in
-  // this cycle can only make it park where it would have gone on; the handler re-checks such
-  // a park. A resolve with an error would be missed the other way, so stage 2 holds for it.
+  // Stage 2a plans on its transfer's ACK metadata without the handler's write of this cycle
+  // (`ack_base`; docs/design.md section 20, "The decision's split, built"). A resolve the plan
+  // does not see can only make it park where it would have gone on, which the handler
+  // re-checks (`park_rc_o`), or issue a block planned before an error (the transfer still
+  // ends ERROR once its blocks in flight have resolved).
   assign res_base = s2_first_q ? ack_base.resolved : md_own.res_base;
   assign err_base = s2_first_q ? ack_base.err_tog : md_own.err_base;
   assign inflight = k - (ack_base.resolved - res_base);  // (the whole count: for the assertions)
