@@ -425,16 +425,16 @@ def main():
 
     # ---- retransmission: a stale response meets its block's re-issue (design.md 8.1, 9) -------
     s = Sc("retx_reissue_meets_ack",
-           "A NACK re-issues a block four cycles later; an ACK to the block's old seq follows the "
-           "NACK by 2, 3 or 4 cycles (three TID-only transfers, TIDs 0-2). 2 cycles: the ACK is "
+           "A NACK re-issues a block five cycles later; an ACK to the block's old seq follows the "
+           "NACK by 3, 4 or 5 cycles (three TID-only transfers, TIDs 0-2). 3 cycles: the ACK is "
            "checked before the re-issue is written, resolves the block and cancels the request "
-           "(nothing more leaves). 3 cycles: the Message Handler checks it in the very cycle "
+           "(nothing more leaves). 4 cycles: the Message Handler checks it in the very cycle "
            "the segmenter writes the re-issue (TID 1, seq 2, retx): the new seq makes it stale, "
-           "dropped. 4 cycles: checked against the re-issue written the cycle before: dropped. "
+           "dropped. 5 cycles: checked against the re-issue written the cycle before: dropped. "
            "The ACKs to the re-issues' seqs complete the transfers. Counters 7 (dropped "
            "responses) and 8 (re-issues) read 2.",
            config=SCRIPT)
-    for i, (d, seq0) in enumerate(((2, 0), (3, 1), (4, 3))):
+    for i, (d, seq0) in enumerate(((3, 0), (4, 1), (5, 3))):
         base = 300 * i
         s.desc(INIT + 4 + base, 12, i, "tid", 100, src=0x1000 * i, dst=0x000A_0002_0000_0000 + 0x1000 * i)
         s.ev(600 + base, "ack", tid=i, seq=seq0, nack=True)
@@ -444,6 +444,34 @@ def main():
         s.status(750 + base, 12, i, DONE)
     for i in (7, 8):
         s.ev(1400 + 2 * i, "read", addr=hx(3 << 16 | i << 4), expect="0x2", expect_resp="OKAY")
+    scs.append(s)
+
+    # ---- retransmission: a re-issue request waiting in stage 2a whose block resolves ---------
+    # (design.md 20). W (TID 0) completes first, so X takes TID 1: a pending flag that followed
+    # TID 0's clears instead of its own would survive the resolve.
+    s = Sc("retx_reissue_held_resolved",
+           "W (TID 0) completes; X (TID 1, seq 1) leaves; blk_ready goes low, so Y's block (TID "
+           "2) waits in stage 3 and Z's (TID 3) in stage 2b. X's block is NACKed: its re-issue "
+           "request waits in stage 2a behind Z. An ACK to X's old seq resolves the block there "
+           "and cancels the request; when blk_ready returns, Y and Z leave (seqs 2, 3) and no "
+           "re-issue follows. Counters 7 (dropped responses) and 8 (re-issues) read 0, 2 "
+           "(ACKs) reads 4.",
+           config=SCRIPT)
+    s.desc(INIT + 4, 13, 0, "tid", 100, src=0x3000, dst=0x000A_0003_0000_0000)
+    s.ev(600, "ack", tid=0, seq=0, nack=False)
+    s.status(650, 13, 0, DONE)
+    s.desc(700, 13, 1, "tid", 100, src=0x0, dst=0x000A_0003_0000_1000)
+    s.ev(800, "stall", port="blk", cycles=150)
+    s.desc(804, 13, 2, "tid", 100, src=0x1000, dst=0x000A_0003_0000_2000)
+    s.desc(840, 13, 3, "tid", 100, src=0x2000, dst=0x000A_0003_0000_3000)
+    s.ev(900, "ack", tid=1, seq=1, nack=True)
+    s.ev(910, "ack", tid=1, seq=1, nack=False)
+    s.ev(1000, "ack", tid=2, seq=2, nack=False)
+    s.ev(1001, "ack", tid=3, seq=3, nack=False)
+    for ch in (1, 2, 3):
+        s.status(1050 + 2 * ch, 13, ch, DONE)
+    for i, v in ((2, 4), (7, 0), (8, 0)):
+        s.ev(1100 + 2 * i, "read", addr=hx(3 << 16 | i << 4), expect=hx(v), expect_resp="OKAY")
     scs.append(s)
 
     for sc in scs:

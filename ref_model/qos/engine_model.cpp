@@ -109,7 +109,7 @@ void EngineModel::end_cycle(uint64_t c) {
       st_.fail(c, "segmenter stage 2b holds transfer " + std::to_string(seg_.held()->xfer) +
                       " but reports neither fire nor hold");
     }
-    seg_.advance(c);
+    seg_.advance();
     cpu_.writes(c);
     rd_.cycle(c);
     sched_.check_enqueue(c);

@@ -211,13 +211,10 @@ void SegmenterModel::check_hold(uint64_t c) {
   }
 }
 
-bool SegmenterModel::fire(uint64_t c) { return fire_b(c); }
-
 // Stage 2a's node moves into stage 2b when 2b is free at the end of the cycle (empty, or it
 // fired), planned now on its transfer as it was before this cycle's resolve; the skid's node
 // enters 2a.
-void SegmenterModel::advance(uint64_t c) {
-  (void)c;
+void SegmenterModel::advance() {
   if (b_ || !s2_) return;
   B nb{*s2_, plan()};
   nb.since = !s2_->retx && !s2_->first && st_.res_now && st_.res_now->xfer == s2_->xfer;
@@ -226,7 +223,7 @@ void SegmenterModel::advance(uint64_t c) {
   sk_.reset();
 }
 
-bool SegmenterModel::fire_b(uint64_t c) {
+bool SegmenterModel::fire(uint64_t c) {
   const CycleTaps& t = st_.taps;
   if (!b_ || b_->s.xfer != t.s2_node) {
     st_.fail(c, "stage 2b fires transfer " + std::to_string(t.s2_node) + ", model holds " +

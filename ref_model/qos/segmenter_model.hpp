@@ -38,7 +38,7 @@ class SegmenterModel {
   bool fire(uint64_t c);
   void check_hold(uint64_t c);
   // End of the cycle: 2a's node moves into a free 2b (planned now), the skid's into 2a.
-  void advance(uint64_t c);
+  void advance();
   bool idle() const { return !b_ && !s2_ && !sk_; }
   bool b_busy() const { return b_.has_value(); }
   // Stage 1 takes a re-issue request or dequeues only while the skid is empty.
@@ -69,7 +69,6 @@ class SegmenterModel {
   // repeated control packet on the state as it is.
   Plan applied() const;
   Stalls stalls(const Plan& p) const;
-  bool fire_b(uint64_t c);
   // A resolve of the transfer in 2b's node now: one more resolve the plan did not see.
   void note_resolve();
   void observe_fire(uint64_t c, const Plan& p) const;

@@ -328,6 +328,56 @@ TEST_CASE("retx: a re-issue held in stage 2b is dropped when its block resolves 
   env.finish();
 }
 
+TEST_CASE("retx: a re-issue held in stage 2a is dropped when its block resolves meanwhile",
+          "[engine][retx]") {
+  // Stage 2a keeps a held re-issue request's pending flag current with the resolves and
+  // clears of its own TID (design.md section 20): Y's block waits in stage 3 (blk_ready low),
+  // Z's first block waits in stage 2b, so the re-issue request of X's NACKed block waits in
+  // 2a; the ACK of X's block (old seq) resolves it there. X's TID is not 0 (W took TID 0
+  // first and returned it), so a flag that followed another TID's clears would keep the
+  // re-issue alive and it would leave when blk_ready returns.
+  Env env(/*auto_ack=*/false);
+  const ni::Descriptor w = mem_desc(6, 0, ni::Kind::Tid, 0x3000, kNode | 0x40000, 64);
+  REQUIRE(env.write_desc(w) == sim::kRespOkay);
+  env.wait_outputs(1);
+  env.ack(env.col.blocks.at(0));
+  env.wait_status(6, 0, kDone);
+  const ni::Descriptor x = mem_desc(6, 1, ni::Kind::Tid, 0x0, kNode | 0x50000, 64);
+  REQUIRE(env.write_desc(x) == sim::kRespOkay);
+  env.wait_outputs(2);
+  const Block bx = env.col.blocks.at(1);
+  REQUIRE(bx.xfer == x.xfer());
+  REQUIRE(bx.tid != 0);
+  env.hold_blk(true);
+  const ni::Descriptor y = mem_desc(6, 2, ni::Kind::Tid, 0x1000, kNode | 0x60000, 64);
+  REQUIRE(env.write_desc(y) == sim::kRespOkay);
+  const ni::Descriptor z = mem_desc(6, 3, ni::Kind::Tid, 0x2000, kNode | 0x70000, 64);
+  REQUIRE(env.write_desc(z) == sim::kRespOkay);
+  env.run(20);  // Y's block waits in stage 3, Z's in stage 2b
+  REQUIRE(env.col.blocks.size() == 2);
+  env.ack(bx, /*nack=*/true);
+  env.run(8);   // the re-issue request has reached stage 2a, which holds it behind Z
+  env.ack(bx);  // old seq, still the entry's: resolves the block
+  env.run(10);  // 2a still holds the (now stale) re-issue
+  env.hold_blk(false);
+  env.run_until([&] { return env.col.blocks.size() == 4; }, 100, "Y's and Z's blocks");
+  env.run(20);
+  REQUIRE(env.col.blocks.size() == 4);
+  CHECK(env.col.blocks[2].xfer == y.xfer());
+  CHECK(env.col.blocks[3].xfer == z.xfer());
+  env.ack(env.col.blocks[2]);
+  env.ack(env.col.blocks[3]);
+  env.wait_status(6, 1, kDone);
+  env.wait_status(6, 2, kDone);
+  env.wait_status(6, 3, kDone);
+  CHECK(retx_blocks(env, x.xfer()).empty());
+  Stats s = env.stats();
+  CHECK(s[kRetx] == 0);
+  CHECK(s[kAcks] == 4);
+  CHECK(s[kDropped] == 0);
+  env.finish();
+}
+
 TEST_CASE("retx: timeout 0 is off", "[engine][retx]") {
   Env env(/*auto_ack=*/false);
   REQUIRE(env.read(ni::ctrl_addr(0)) == 0);  // reset value: off
