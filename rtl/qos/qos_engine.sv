@@ -460,6 +460,9 @@ module qos_engine
   status_e [NumWch-1:0]   status_all;
   logic                   status_pend;
   wch_t                   status_pend_wch;
+  logic                   status_pfin;
+  wch_t                   status_pfin_wch;
+  status_e                status_pfin_code;
 
   status_regs u_status (
     .clk_i              (clk_i),
@@ -480,7 +483,10 @@ module qos_engine
     .finish_err_i       (finish_err),
     .status_o           (status_all),
     .pend_busy_o        (status_pend),
-    .pend_busy_wch_o    (status_pend_wch)
+    .pend_busy_wch_o    (status_pend_wch),
+    .pend_fin_o         (status_pfin),
+    .pend_fin_wch_o     (status_pfin_wch),
+    .pend_fin_code_o    (status_pfin_code)
   );
 
   logic [NumStats-1:0] stat_inc;
@@ -963,7 +969,9 @@ module qos_engine
   always_comb begin
     trace_o              = '0;
     trace_o.status       = status_all;
-    if (status_pend) trace_o.status[status_pend_wch] = StBusy;  // the codes as read
+    // the codes as read
+    if (status_pfin) trace_o.status[status_pfin_wch] = status_pfin_code;
+    if (status_pend) trace_o.status[status_pend_wch] = StBusy;
     trace_o.deq          = deq;
     trace_o.deq_qid      = deq_qid;
     trace_o.deq_node     = deq_node;

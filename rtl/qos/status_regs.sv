@@ -11,7 +11,10 @@
 // slave decides it late in its cycle (its W handshake waits for the scheduling queues'
 // enqueue grant), so it is registered as it is and written in the next cycle, and every read
 // in that cycle sees it (`PendingBusySeen`): the codes read are those of an immediate
-// write, cycle for cycle.
+// write, cycle for cycle. A finish is written one cycle late in the same way (the Message
+// Handler decides it late in its M2 stage, on the metadata it read): it is registered as it
+// is, every read in the next cycle sees it, and it is written first in that cycle's update, so
+// that a read in that cycle clears it as it would clear a code already stored.
 `default_nettype none
 `include "ni_assert.svh"
 
@@ -40,10 +43,14 @@ module status_regs
   input  logic                 finish_i,
   input  wch_t                 finish_wch_i,
   input  logic                 finish_err_i,
-  // for monitors: every stored code, and the BUSY mark not yet stored (see below)
+  // for monitors: every stored code, and the BUSY mark and the finish not yet stored (see
+  // below; never of one channel)
   output status_e [NumWch-1:0]   status_o,
   output logic                 pend_busy_o,
-  output wch_t                 pend_busy_wch_o
+  output wch_t                 pend_busy_wch_o,
+  output logic                 pend_fin_o,
+  output wch_t                 pend_fin_wch_o,
+  output status_e              pend_fin_code_o
 );
 
   status_e [NumWch-1:0]   status_q, status_d;
@@ -55,6 +62,10 @@ module status_regs
   wch_t                   pb_wch_q;
   logic                   pb_long_q;
   logic    [NumWch/2-1:0] long_cur;
+  // The finish of the previous cycle, not yet in status_q (of a channel BUSY until then).
+  logic                   pf_q;
+  wch_t                   pf_wch_q;
+  logic                   pf_err_q;
 
   // The updates are written group by group: 32 groups of 32 channels, each group one 64-bit
   // word of two bits per channel. A write selects its channel with two one-hot decodes (its
@@ -75,13 +86,21 @@ module status_regs
   assign pb_grp   = pb_q ? OneGrp << pb_wch_q[WchW-1:5] : '0;
   assign pb_place = place2(pb_wch_q[4:0]);
 
+  logic [Groups-1:0] pf_grp;
+  logic [63:0]       pf_place, pf_code;
+  status_e           pf_status;
+  assign pf_grp    = pf_q ? OneGrp << pf_wch_q[WchW-1:5] : '0;
+  assign pf_place  = place2(pf_wch_q[4:0]);
+  assign pf_code   = pf_err_q ? {32{StError}} : {32{StDone}};
+  assign pf_status = pf_err_q ? StError : StDone;
+
   always_comb begin
     long_cur = long_q;
     if (pb_q && !pb_wch_q[0]) long_cur[pb_wch_q[WchW-1:1]] = pb_long_q;
   end
 
-  // Reads take the stored codes and put BUSY where the pending mark is (the compare beside
-  // the multiplexer, not in front of it). The lookup reads channel c and its pair c-1 as one
+  // Reads take the stored codes and put BUSY where the pending mark is and DONE or ERROR
+  // where the pending finish is (the compares beside the multiplexer, not in front of it). The lookup reads channel c and its pair c-1 as one
   // 4-bit entry of 512; the status reads, single or of 32 channels, read one 64-bit group of
   // 32 and the single one picks its place in it.
   wch_t pair_wch;
@@ -90,8 +109,10 @@ module status_regs
   status_e [1:0] pair_codes;
   status_e       lk_code, pair_code;
   assign pair_codes = status_q[pair_wch +: 2];
-  assign lk_code    = (pb_q && pb_wch_q == lk_wch_i) ? StBusy : pair_codes[lk_wch_i[0]];
-  assign pair_code  = (pb_q && pb_wch_q == pair_wch) ? StBusy : pair_codes[0];
+  assign lk_code    = (pb_q && pb_wch_q == lk_wch_i) ? StBusy    :
+                      (pf_q && pf_wch_q == lk_wch_i) ? pf_status : pair_codes[lk_wch_i[0]];
+  assign pair_code  = (pb_q && pb_wch_q == pair_wch) ? StBusy    :
+                      (pf_q && pf_wch_q == pair_wch) ? pf_status : pair_codes[0];
 
   logic pair_long;
   assign pair_long = (pb_q && !pb_wch_q[0] && pb_wch_q[WchW-1:1] == lk_wch_i[WchW-1:1]) ?
@@ -100,31 +121,30 @@ module status_regs
   assign lk_pair_long_live_o = lk_wch_i[0] && pair_long && (pair_code == StBusy);
 
   logic [4:0]  rd_grp;
-  logic [63:0] rd_word, rd_pb;
+  logic [63:0] rd_word, rd_pb, rd_pf;
   assign rd_grp   = rd_wch_i[WchW-1:5];
   assign rd_pb    = (pb_q && pb_wch_q[WchW-1:5] == rd_grp) ? pb_place : '0;
-  assign rd_word  = (64'(status_q[{rd_grp, 5'd0} +: 32]) & ~rd_pb) | (rd_pb & ~HiBits);
+  assign rd_pf    = (pf_q && pf_wch_q[WchW-1:5] == rd_grp) ? pf_place : '0;
+  assign rd_word  = (64'(status_q[{rd_grp, 5'd0} +: 32]) & ~rd_pb & ~rd_pf) |
+                    (rd_pb & ~HiBits) | (rd_pf & pf_code);
   assign rd_multi_o  = rd_word;
   assign rd_single_o = status_e'(rd_word[{rd_wch_i[4:0], 1'b0} +: 2]);
 
-  // The writers' selects: a single read (sg), a 32-channel read (mh), a finish (fn). This
-  // cycle's BUSY mark waits in pb_q: it is of an IDLE channel, which neither a read (it
-  // clears DONE/ERROR) nor a finish (of a BUSY channel) touches in this cycle.
-  logic [Groups-1:0] sg_grp, mh_grp, fn_grp;
-  logic [63:0]       sg_place, fn_place, fn_code;
+  // The writers' selects: a single read (sg), a 32-channel read (mh), the pending finish
+  // (pf, above). This cycle's BUSY mark and finish wait in pb_q and pf_q.
+  logic [Groups-1:0] sg_grp, mh_grp;
+  logic [63:0]       sg_place;
   assign sg_grp   = rd_single_i ? OneGrp << rd_grp : '0;
   assign sg_place = place2(rd_wch_i[4:0]);
   assign mh_grp   = rd_multi_i ? OneGrp << rd_grp : '0;
-  assign fn_grp   = finish_i ? OneGrp << finish_wch_i[WchW-1:5] : '0;
-  assign fn_place = place2(finish_wch_i[4:0]);
-  assign fn_code  = finish_err_i ? {32{StError}} : {32{StDone}};
 
-  // The BUSY mark is of an IDLE channel (BusyFromIdle), so it sets the low bit and nothing
-  // else; a finish (of a BUSY channel) writes its code last.
+  // The pending finish (of a channel BUSY until then) is written first, so that a read in
+  // this cycle, which saw it, clears it; the BUSY mark is of an IDLE channel (BusyFromIdle),
+  // so it sets the low bit and nothing else.
   // Only the groups a write selects are computed (the others keep their codes: the same
   // function, and a simulator skips the idle groups).
   logic [Groups-1:0] grp_act;
-  assign grp_act = pb_grp | sg_grp | mh_grp | fn_grp;
+  assign grp_act = pb_grp | sg_grp | mh_grp | pf_grp;
 
   always_comb begin
     logic [63:0] q, fin, clr, nxt;
@@ -132,11 +152,11 @@ module status_regs
     for (int g = 0; g < Groups; g++) begin
       if (!grp_act[g]) continue;
       q   = 64'(status_q[g*32 +: 32]);
+      if (pf_grp[g]) q = (q & ~pf_place) | (pf_code & pf_place);
       // DONE and ERROR have the high bit set: a read clears those of its channels to IDLE.
       fin = (q & HiBits) | ((q & HiBits) >> 1);
       clr = ((sg_grp[g] ? sg_place : '0) | {64{mh_grp[g]}}) & fin;
       nxt = (q & ~clr) | (pb_grp[g] ? pb_place & ~HiBits : '0);
-      if (fn_grp[g]) nxt = (nxt & ~fn_place) | (fn_code & fn_place);
       status_d[g*32 +: 32] = nxt;  // channel i's code in bits 2i+1:2i
     end
   end
@@ -148,25 +168,35 @@ module status_regs
       pb_q      <= 1'b0;
       pb_wch_q  <= '0;
       pb_long_q <= 1'b0;
+      pf_q      <= 1'b0;
+      pf_wch_q  <= '0;
+      pf_err_q  <= 1'b0;
     end else begin
       status_q  <= status_d;
       long_q    <= long_cur;
       pb_q      <= set_busy_i;
       pb_wch_q  <= set_busy_wch_i;
       pb_long_q <= set_busy_long_i;
+      pf_q      <= finish_i;
+      pf_wch_q  <= finish_wch_i;
+      pf_err_q  <= finish_err_i;
     end
   end
 
-  // The stored codes and the pending mark, for monitors (the trace puts the mark in).
+  // The stored codes and the pending mark and finish, for monitors (the trace puts them in).
   assign status_o        = status_q;
   assign pend_busy_o     = pb_q;
   assign pend_busy_wch_o = pb_wch_q;
+  assign pend_fin_o      = pf_q;
+  assign pend_fin_wch_o  = pf_wch_q;
+  assign pend_fin_code_o = pf_status;
 
 `ifndef SYNTHESIS
-  // The codes with the pending mark in (what an immediate write would have stored).
+  // The codes with the pending mark and finish in (what immediate writes would have stored).
   status_e [NumWch-1:0] status_cur;
   always_comb begin
     status_cur = status_q;
+    if (pf_q) status_cur[pf_wch_q] = pf_status;
     if (pb_q) status_cur[pb_wch_q] = StBusy;
   end
 
@@ -199,11 +229,13 @@ module status_regs
     return (c == StDone || c == StError) ? StIdle : c;
   endfunction
   status_e     d_fin  /* verilator public_flat_rd */;
+  status_e     fin_q_code /* verilator public_flat_rd */;
   status_e     d_rd   /* verilator public_flat_rd */;
   status_e     d_pb   /* verilator public_flat_rd */;
   logic [63:0] d_grp  /* verilator public_flat_rd */;
   logic [63:0] e_grp  /* verilator public_flat_rd */;
-  assign d_fin = status_d[finish_wch_i];
+  assign d_fin = status_d[pf_wch_q];
+  assign fin_q_code = status_q[pf_wch_q];
   assign d_rd  = status_d[rd_wch_i];
   assign d_pb  = status_d[pb_wch_q];
   always_comb begin
@@ -214,12 +246,13 @@ module status_regs
       for (int i = 0; i < 32; i++) e_grp[2*i +: 2] = read_clears(status_cur[{rd_grp, 5'(i)}]);
     end
   end
-  `NI_ASSERT(UpdateFinish, finish_i -> d_fin == (finish_err_i ? StError : StDone))
-  `NI_ASSERT(UpdateRead, (rd_single_i || rd_multi_i) && !(finish_i && finish_wch_i == rd_wch_i)
-                         -> d_rd == read_clears(single_cur))
-  `NI_ASSERT(UpdateMark, pb_q && !(finish_i && finish_wch_i == pb_wch_q) -> d_pb == StBusy)
-  `NI_ASSERT(UpdateGroup, rd_multi_i && !(finish_i && finish_wch_i[WchW-1:5] == rd_grp) ->
-                          d_grp == e_grp)
+  // The pending finish is of a channel still BUSY in status_q and never meets the BUSY mark.
+  `NI_ASSERT(PendingFinishOfBusy, pf_q -> fin_q_code == StBusy && !(pb_q && pb_wch_q == pf_wch_q))
+  `NI_ASSERT(UpdateFinish, pf_q && !(rd_single_i && rd_wch_i == pf_wch_q) &&
+                           !(rd_multi_i && rd_grp == pf_wch_q[WchW-1:5]) -> d_fin == pf_status)
+  `NI_ASSERT(UpdateRead, (rd_single_i || rd_multi_i) -> d_rd == read_clears(single_cur))
+  `NI_ASSERT(UpdateMark, pb_q -> d_pb == StBusy)
+  `NI_ASSERT(UpdateGroup, rd_multi_i -> d_grp == e_grp)
 `endif
   `NI_ASSERT(LongOnlyEven, set_busy_i && set_busy_long_i -> !set_busy_wch_i[0])
 
