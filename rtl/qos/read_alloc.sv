@@ -99,7 +99,7 @@ module read_alloc
   // page at once (compared side by side), stage A the 64 seqs (the matched channel's picked
   // by the one-hot match), the answer the key and seq of its channel.
   logic [NumPages-1:0][RdChPerPage-1:0] busy_q, busy_d;
-  logic [RdChPerPage-1:0]               abusy_q, abusy_d;  // busy_q[a_page], a register
+  logic [RdChPerPage-1:0]               abusy_q, abusy_d;  // a_page's flags, a register
   rkey_t [RdChPerPage-1:0]              npage_key;  // the keys of n_page's channels
   rkey_t [RdChPerPage-1:0]              hpage_key;  // the keys of head_rch's page
   rkey_t                                head_key;   // the key of head_rch
@@ -127,10 +127,13 @@ module read_alloc
   rkey_t         n_key;
   // Stage A's key compared with its page's channels' keys, a cycle ahead
   logic [RdChPerPage-1:0] keq_q, keq_d;
-  // The seq written behind (see the key and seq RAMs)
+  // The seq written behind (see the key and seq RAMs); a serve's busy flag and key are
+  // written behind with it (sv_q: the seq's write is a serve's, of channel sw_rch_q)
   logic            sw_valid_q;
   logic [WchW-1:0] sw_rch_q;
   seq_t            sw_seq_q;
+  logic            sv_q;
+  rkey_t           sv_key_q;
   logic            sw_at_a, sw_at_head;  // it is of a channel of a_page / it is head_rch's
 
   assign a_pl   = rreq_payload_t'(a_q.payload);
@@ -216,12 +219,14 @@ module read_alloc
   // The key compare of a request is made as it enters stage A, against the keys of its page
   // then: the keys change only by a serve (the request in stage A, which then loads the next),
   // so the compare holds while the request waits. A serve in the cycle of the load writes
-  // stage A's key into the free channel: the request loaded compares with that key
+  // stage A's key into the free channel, and the serve of the cycle before has its key still
+  // in the register it is written from: the request loaded compares with those keys
   // (`KeyCompareAhead` asserts the result equals the compare with the keys of the decision's
   // cycle).
   always_comb begin
     for (int unsigned c = 0; c < RdChPerPage; c++) begin
       if (serve_go && free_ch == RchW'(c) && n_page == a_page) keq_d[c] = (a_key == n_key);
+      else if (sv_q && sw_rch_q == {n_page, RchW'(c)})        keq_d[c] = (sv_key_q == n_key);
       else                                                    keq_d[c] = (npage_key[c] == n_key);
     end
   end
@@ -316,10 +321,15 @@ module read_alloc
   // =======================================================================================
   // State updates
   // =======================================================================================
+  // A serve's busy flag is written a cycle late, from the registers its seq is written from
+  // (sv_q, sw_rch_q): the serve is decided late in its cycle (the AXI slave's use of the
+  // Transfer Table port, the enqueue FIFO), and its write into the 1,024 flags was the
+  // engine's longest path (14 levels, docs/design.md section 20). Stage A's own copy
+  // (`abusy_q`) takes it at once, and a page loaded into stage A takes it from the registers.
   always_comb begin
     busy_d = busy_q;
-    if (serve_go) busy_d[a_page][free_ch] = 1'b1;  // (a serve: a_rch is the free channel)
-    if (pop)      busy_d[head_rch[WchW-1:RchW]][head_rch[RchW-1:0]] = 1'b0;
+    if (sv_q) busy_d[sw_rch_q[WchW-1:RchW]][sw_rch_q[RchW-1:0]] = 1'b1;
+    if (pop)  busy_d[head_rch[WchW-1:RchW]][head_rch[RchW-1:0]] = 1'b0;
   end
 
   // Stage A's page's busy flags in a register of their own (`abusy_q`, `ABusyIsPage`): the
@@ -335,7 +345,8 @@ module read_alloc
       serve_here[c] = serve_go && free_ch == RchW'(c);
       abusy_keep[c] = (abusy_q[c] || serve_here[c]) &&
                       !(pop && head_rch == {a_page, RchW'(c)});
-      abusy_new[c]  = (busy_q[n_page][c] || (serve_here[c] && n_page == a_page)) &&
+      abusy_new[c]  = (busy_q[n_page][c] || (serve_here[c] && n_page == a_page) ||
+                       (sv_q && sw_rch_q == {n_page, RchW'(c)})) &&
                       !(pop && head_rch == {n_page, RchW'(c)});
     end
     abusy_d = a_enter ? abusy_new : abusy_keep;
@@ -361,12 +372,16 @@ module read_alloc
       sw_valid_q <= 1'b0;
       sw_rch_q   <= '0;
       sw_seq_q   <= '0;
+      sv_q       <= 1'b0;
+      sv_key_q   <= '0;
     end else begin
       sw_valid_q <= serve_go || a_reseq;
+      sv_q       <= serve_go;
       if (serve_go || a_reseq) begin
         sw_rch_q <= a_rch;  // (a serve: the free channel; a re-issue: the matched one)
         sw_seq_q <= a_q.hdr.seq;
       end
+      if (serve_go) sv_key_q <= a_key;
     end
   end
 
@@ -378,7 +393,7 @@ module read_alloc
     rkey_t key_mem_q [NumPages];
     seq_t  seq_mem_q [NumPages];
     always_ff @(posedge clk_i) begin
-      if (serve_go && int'(free_ch) == c) key_mem_q[a_page] <= a_key;
+      if (sv_q && int'(sw_rch_q[RchW-1:0]) == c) key_mem_q[sw_rch_q[WchW-1:RchW]] <= sv_key_q;
     end
     always_ff @(posedge clk_i) begin
       if (sw_valid_q && int'(sw_rch_q[RchW-1:0]) == c) begin
@@ -436,18 +451,32 @@ module read_alloc
   // A channel is never allocated twice, nor answered while idle; the answers never overflow.
   // The skid holds a request only behind one in stage A.
   `NI_ASSERT(SkidBehindA, s_valid_q -> a_valid_q)
-  `NI_ASSERT(ABusyIsPage, abusy_q == busy_q[a_page])
-  `NI_ASSERT(AllocIdle, serve_go -> !busy_q[a_page][a_rch[RchW-1:0]])
   `NI_ASSERT(ServeIsFree, serve_go -> a_rch[RchW-1:0] == free_ch)
-  `NI_ASSERT(AnswerBusy, aq_valid -> busy_q[head_rch[WchW-1:RchW]][head_rch[RchW-1:0]])
-  `NI_ASSERT(FinBusy, fin_i -> busy_q[fin_rch_i[WchW-1:RchW]][fin_rch_i[RchW-1:0]])
+  // The flag and key written behind are of a channel no answer is at (its transfer has not
+  // even been enqueued) and not yet busy in busy_q.
+  `NI_ASSERT(ServeBehindNotAnswered, sv_q -> !(aq_valid && head_rch == sw_rch_q) &&
+                                            !busy_q[sw_rch_q[WchW-1:RchW]][sw_rch_q[RchW-1:0]])
+`ifndef SYNTHESIS
+  // The flags with the serve written behind in (what an immediate write would have stored).
+  logic [NumPages-1:0][RdChPerPage-1:0] busy_cur;
+  always_comb begin
+    busy_cur = busy_q;
+    if (sv_q) busy_cur[sw_rch_q[WchW-1:RchW]][sw_rch_q[RchW-1:0]] = 1'b1;
+  end
+  `NI_ASSERT(ABusyIsPage, abusy_q == busy_cur[a_page])
+  `NI_ASSERT(AllocIdle, serve_go -> !busy_cur[a_page][a_rch[RchW-1:0]])
+  `NI_ASSERT(AnswerBusy, aq_valid -> busy_cur[head_rch[WchW-1:RchW]][head_rch[RchW-1:0]])
+  `NI_ASSERT(FinBusy, fin_i -> busy_cur[fin_rch_i[WchW-1:RchW]][fin_rch_i[RchW-1:0]])
+`endif
   `NI_ASSERT(AnswersNeverFull, fin_i -> !aq_full)
   `NI_ASSERT_ONEHOT0(OneMatch, match)
 `ifndef SYNTHESIS
-  // The compare made a cycle ahead is the compare with the keys of this cycle.
+  // The compare made a cycle ahead is the compare with the keys of this cycle (the key
+  // written behind in).
   logic [RdChPerPage-1:0] page_eq;
   for (genvar c = 0; c < RdChPerPage; c++) begin : g_page_eq
-    assign page_eq[c] = g_key[c].key_mem_q[a_page] == a_key;
+    assign page_eq[c] = (sv_q && sw_rch_q == {a_page, RchW'(c)}) ? sv_key_q == a_key :
+                                                                   g_key[c].key_mem_q[a_page] == a_key;
   end
   `NI_ASSERT(KeyCompareAhead, a_valid_q -> keq_q == page_eq)
   // The seqs the two reads see are those of RAMs written in the decision's cycle.
@@ -470,7 +499,7 @@ module read_alloc
     seq_behind_ok = !aq_valid ||
                     drsp_o.seq == ref_seq_q[head_rch[WchW-1:RchW]][head_rch[RchW-1:0]];
     for (int unsigned c = 0; c < RdChPerPage; c++) begin
-      if (a_valid_q && busy_q[a_page][c] && page_seq[c] != ref_seq_q[a_page][c]) begin
+      if (a_valid_q && busy_cur[a_page][c] && page_seq[c] != ref_seq_q[a_page][c]) begin
         seq_behind_ok = 1'b0;
       end
     end
