@@ -61,10 +61,20 @@ MUTANTS = [
      "stage A's page flags keep a channel busy after its answer left (a waiting request skips "
      "the lowest IDLE channel, or finds none)"),
     ("read-abusy-load-serve-missed", "rtl/qos/read_alloc.sv",
-     "(busy_q[n_page][c] || (serve_here[c] && n_page == a_page))",
-     "(busy_q[n_page][c] || (1'b0 && serve_here[c] && n_page == a_page))",
+     "(busy_q[n_page][c] || (serve_here[c] && n_page == a_page) ||",
+     "(busy_q[n_page][c] || (1'b0 && serve_here[c] && n_page == a_page) ||",
      "a request entering stage A as the one before it is served on its page takes the served "
      "channel as IDLE (allocated twice)"),
+    ("read-abusy-load-behind-missed", "rtl/qos/read_alloc.sv",
+     "(sv_q && sw_rch_q == {n_page, RchW'(c)})) &&",
+     "(1'b0 && sw_rch_q == {n_page, RchW'(c)})) &&",
+     "a request entering stage A the cycle after a serve on its page takes the served channel "
+     "as IDLE (its busy flag still written behind)"),
+    ("read-key-behind-unforwarded", "rtl/qos/read_alloc.sv",
+     "else if (sv_q && sw_rch_q == {n_page, RchW'(c)})        keq_d[c] = (sv_key_q == n_key);",
+     "else if (1'b0 && sw_rch_q == {n_page, RchW'(c)})        keq_d[c] = (sv_key_q == n_key);",
+     "a request entering stage A the cycle after a serve on its page is compared with the served "
+     "channel's old key (the new one still written behind)"),
     ("read-abusy-load-pop-missed", "rtl/qos/read_alloc.sv",
      "!(pop && head_rch == {n_page, RchW'(c)});", "!(1'b0 && head_rch == {n_page, RchW'(c)});",
      "a request entering stage A as a channel of its page is answered takes that channel as busy"),
@@ -238,9 +248,31 @@ MUTANTS = [
      "assign tid_busy = 1'b0 && !s2_first_q && tog_diff[tid_slot(ctrl.kind, md_own.issued[3:0])];",
      "a congestion-managed TID is reused while its previous block is unacknowledged"),
     ("pending-busy-unseen", "rtl/qos/status_regs.sv",
-     "assign lk_code    = (pb_q && pb_wch_q == lk_wch_i) ? StBusy : pair_codes[lk_wch_i[0]];",
-     "assign lk_code    = (1'b0 && pb_wch_q == lk_wch_i) ? StBusy : pair_codes[lk_wch_i[0]];",
+     "assign lk_busy_o  = (pb_q && pb_wch_q == lk_wch_i) ||",
+     "assign lk_busy_o  = (1'b0 && pb_wch_q == lk_wch_i) ||",
      "a channel marked BUSY reads as IDLE in the cycle after (the write-behind not forwarded)"),
+    ("pending-finish-unseen", "rtl/qos/status_regs.sv",
+     "(pair_codes[0] == StBusy && !(pf_q && pf_wch_q == pair_wch));",
+     "(pair_codes[0] == StBusy && !(1'b0 && pf_wch_q == pair_wch));",
+     "a long descriptor's pair channel finished reads as live to the AXI slave's lookup in "
+     "the cycle after (the finish's write-behind not forwarded: rule R3 refuses its odd "
+     "channel)"),
+    ("pending-finish-read-unseen", "rtl/qos/status_regs.sv",
+     "assign rd_pf    = (pf_q && pf_wch_q[WchW-1:5] == rd_grp)",
+     "assign rd_pf    = (1'b0 && pf_wch_q[WchW-1:5] == rd_grp)",
+     "a status read in the cycle after a finish reads the channel as BUSY"),
+    ("pending-finish-after-clear", "rtl/qos/status_regs.sv",
+     "      if (pf_grp[g]) q = (q & ~pf_place) | (pf_code & pf_place);\n"
+     "      // DONE and ERROR have the high bit set: a read clears those of its channels to IDLE.\n"
+     "      fin = (q & HiBits) | ((q & HiBits) >> 1);\n"
+     "      clr = ((sg_grp[g] ? sg_place : '0) | {64{mh_grp[g]}}) & fin;\n"
+     "      nxt = (q & ~clr) | (pb_grp[g] ? pb_place & ~HiBits : '0);\n",
+     "      fin = (q & HiBits) | ((q & HiBits) >> 1);\n"
+     "      clr = ((sg_grp[g] ? sg_place : '0) | {64{mh_grp[g]}}) & fin;\n"
+     "      nxt = (q & ~clr) | (pb_grp[g] ? pb_place & ~HiBits : '0);\n"
+     "      if (pf_grp[g]) nxt = (nxt & ~pf_place) | (pf_code & pf_place);\n",
+     "the finish written behind is written after the read's clear (a read in the cycle after "
+     "a finish sees DONE, yet the channel stays DONE)"),
     ("tid-slot-1x-wide", "rtl/common/ni_pkg.sv",
      "return (kind == Kind4x) ? k_lo : {2'b00, k_lo[1:0]};", "return (kind == Kind4x) ? k_lo : k_lo;",
      "a unipath flow's TID busy toggles kept per block mod 16 (its TIDs wrap at 4)"),

@@ -60,7 +60,9 @@ class Sc:
         self.events.append(e)
 
     def desc(self, at, page, ch, kind, size, expect="OKAY", **kw):
-        e = dict(page=page, channel=ch, kind=kind, size=size, expect_resp=expect)
+        e = dict(page=page, channel=ch, kind=kind, size=size)
+        if expect:
+            e["expect_resp"] = expect
         for k in ("src", "dst", "notify_addr", "notify_tag"):
             if k in kw:
                 e[k] = hx(kw[k])
@@ -472,6 +474,36 @@ def main():
         s.status(1050 + 2 * ch, 13, ch, DONE)
     for i, v in ((2, 4), (7, 0), (8, 0)):
         s.ev(1100 + 2 * i, "read", addr=hx(3 << 16 | i << 4), expect=hx(v), expect_resp="OKAY")
+    scs.append(s)
+
+    # ---- rule R3 in the cycles around the finish of the pair's long descriptor ---------------
+    # (design.md 20: the finish is written behind; the lookup must see it the cycle after)
+    s = Sc("r3_pair_finish_edge",
+           "Rule R3 as a long descriptor's channel finishes. On each of pages 0-5 a long inline "
+           "descriptor on channel 4 is ACKed at cycle A = 700 + 300 p and a TID-only descriptor "
+           "on the odd channel 5 starts at A + d (its line completes in that cycle), d = 0, 1, "
+           "2, 3, 1, 2. The handler finishes channel 4 in A + 1 and its DONE is seen from A + 2 "
+           "on: a line completing at A or A + 1 is refused (SLVERR: the pair still holds a live "
+           "long descriptor), from A + 2 on it is accepted (OKAY) and completes. A + 2 is the "
+           "cycle the finish is written behind in (design.md 20).",
+           config=SCRIPT)
+    payload = bytes(range(0x60, 0x60 + 24))
+    nxt = 0  # the next TID and seq: one packet or block per transfer, no re-issue
+    for p, d in enumerate((0, 1, 2, 3, 1, 2)):
+        base = 300 * p
+        s.words16(INIT + 4 + base, p, 4,
+                  desc_words("inline", 24, dst=0x000B_0000_0000_0000 + 0x100 * p, payload=payload),
+                  expect="OKAY")
+        s.ev(700 + base, "ack", tid=nxt, seq=nxt, nack=False)
+        nxt += 1
+        ok = d >= 2
+        s.desc(700 + base + d, p, 5, "tid", 64, expect="OKAY" if ok else "SLVERR",
+               src=0x1000 * p, dst=0x000B_0000_0001_0000 + 0x100 * p)
+        if ok:
+            s.ev(800 + base, "ack", tid=nxt, seq=nxt, nack=False)
+            nxt += 1
+        s.status(850 + base, p, 4, DONE)
+        s.status(852 + base, p, 5, DONE if ok else IDLE)
     scs.append(s)
 
     for sc in scs:

@@ -67,7 +67,7 @@ module axi_slave
   output wch_t                set_busy_wch_o,
   output logic                set_busy_long_o,
   output wch_t                lk_wch_o,
-  input  status_e             lk_status_i,
+  input  logic                lk_busy_i,
   input  logic                lk_pair_long_live_i,
   output logic                rd_single_o,
   output logic                rd_multi_o,
@@ -301,7 +301,7 @@ module axi_slave
     logic r_chan;
     logic r_busy;
     r_chan = beat_ch[6];                       // R1: not a write channel
-    r_busy = (lk_status_i != StIdle);          // R2
+    r_busy = lk_busy_i;                        // R2
     if (is_line1) begin
       line_reject = r_chan || r_busy ||
                     !merged[3][63] ||          // R8: last missing on the final line

@@ -449,7 +449,7 @@ module qos_engine
   logic             set_busy, set_busy_long;
   wch_t             set_busy_wch;
   wch_t             lk_wch;
-  status_e          lk_status;
+  logic             lk_busy;
   logic             lk_pair_long_live;
   logic             rd_single, rd_multi;
   wch_t             rd_wch;
@@ -471,7 +471,7 @@ module qos_engine
     .set_busy_wch_i     (set_busy_wch),
     .set_busy_long_i    (set_busy_long),
     .lk_wch_i           (lk_wch),
-    .lk_status_o        (lk_status),
+    .lk_busy_o          (lk_busy),
     .lk_pair_long_live_o(lk_pair_long_live),
     .rd_single_i        (rd_single),
     .rd_multi_i         (rd_multi),
@@ -608,7 +608,7 @@ module qos_engine
     .set_busy_wch_o     (set_busy_wch),
     .set_busy_long_o    (set_busy_long),
     .lk_wch_o           (lk_wch),
-    .lk_status_i        (lk_status),
+    .lk_busy_i          (lk_busy),
     .lk_pair_long_live_i(lk_pair_long_live),
     .rd_single_o        (rd_single),
     .rd_multi_o         (rd_multi),

@@ -27,9 +27,10 @@ module status_regs
   input  logic                 set_busy_i,
   input  wch_t                 set_busy_wch_i,
   input  logic                 set_busy_long_i,
-  // AXI slave lookups while validating a line (channel c; pair = channel c-1 when c is odd)
+  // AXI slave lookups while validating a line (channel c; pair = channel c-1 when c is odd):
+  // whether c is not IDLE (rule R2), whether c-1 holds a live long descriptor (R3)
   input  wch_t                 lk_wch_i,
-  output status_e              lk_status_o,
+  output logic                 lk_busy_o,
   output logic                 lk_pair_long_live_o,
   // status reads of channel `rd_wch_i` (single: its code) or of its group of 32 channels, a
   // page half (multi: the group's codes, channel {rd_wch_i[9:5], i} in bits 2i+1:2i); the
@@ -100,25 +101,26 @@ module status_regs
   end
 
   // Reads take the stored codes and put BUSY where the pending mark is and DONE or ERROR
-  // where the pending finish is (the compares beside the multiplexer, not in front of it). The lookup reads channel c and its pair c-1 as one
-  // 4-bit entry of 512; the status reads, single or of 32 channels, read one 64-bit group of
-  // 32 and the single one picks its place in it.
+  // where the pending finish is (the compares beside the multiplexer, not in front of it).
+  // The lookup reads channel c and its pair c-1 as one 4-bit entry of 512; the status reads,
+  // single or of 32 channels, read one 64-bit group of 32 and the single one picks its place
+  // in it. The lookup's R2 needs only "not IDLE", which a pending finish does not change (its
+  // channel is BUSY in status_q, DONE or ERROR as read): only the pair's "live" takes it in,
+  // and the AXI slave's deepest path, which ends at the lookup, gains no input.
   wch_t pair_wch;
   assign pair_wch = {lk_wch_i[WchW-1:1], 1'b0};
 
   status_e [1:0] pair_codes;
-  status_e       lk_code, pair_code;
+  logic          pair_busy;
   assign pair_codes = status_q[pair_wch +: 2];
-  assign lk_code    = (pb_q && pb_wch_q == lk_wch_i) ? StBusy    :
-                      (pf_q && pf_wch_q == lk_wch_i) ? pf_status : pair_codes[lk_wch_i[0]];
-  assign pair_code  = (pb_q && pb_wch_q == pair_wch) ? StBusy    :
-                      (pf_q && pf_wch_q == pair_wch) ? pf_status : pair_codes[0];
+  assign lk_busy_o  = (pb_q && pb_wch_q == lk_wch_i) || (pair_codes[lk_wch_i[0]] != StIdle);
+  assign pair_busy  = (pb_q && pb_wch_q == pair_wch) ||
+                      (pair_codes[0] == StBusy && !(pf_q && pf_wch_q == pair_wch));
 
   logic pair_long;
   assign pair_long = (pb_q && !pb_wch_q[0] && pb_wch_q[WchW-1:1] == lk_wch_i[WchW-1:1]) ?
                      pb_long_q : long_q[lk_wch_i[WchW-1:1]];
-  assign lk_status_o         = lk_code;
-  assign lk_pair_long_live_o = lk_wch_i[0] && pair_long && (pair_code == StBusy);
+  assign lk_pair_long_live_o = lk_wch_i[0] && pair_long && pair_busy;
 
   logic [4:0]  rd_grp;
   logic [63:0] rd_word, rd_pb, rd_pf;
@@ -218,7 +220,7 @@ module status_regs
   assign single_cur    = status_cur[rd_wch_i];
   assign pair_cur      = status_cur[pair_wch];
   assign pair_long_cur = long_cur[lk_wch_i[WchW-1:1]];
-  `NI_ASSERT(PendingBusySeen, lk_status_o == lk_cur && rd_single_o == single_cur &&
+  `NI_ASSERT(PendingBusySeen, lk_busy_o == (lk_cur != StIdle) && rd_single_o == single_cur &&
                               (!lk_wch_i[0] || lk_pair_long_live_o ==
                                (pair_long_cur && pair_cur == StBusy)))
   // The group-wise update writes what the plain one would at each channel written: the
