@@ -663,6 +663,31 @@ TEST_CASE(
 }
 
 TEST_CASE(
+    "read allocator: a re-issue entering stage A in the cycles after its request's serve "
+    "is matched",
+    "[top][read]") {
+  // A request (tid 9, seq 100) is served into channel 64, whose key is written a cycle late
+  // (docs/design.md section 20); its re-issue (seq 101) follows `k` cycles behind it on
+  // req_rx: over the range of k, it enters stage A in the serve's cycle (the key forwarded
+  // from stage A), in the cycle after (the key in the written-behind register) and later (the
+  // key in the RAM). Each time it matches channel 64 (counter 28), is not served again (29),
+  // and the channel answers the newer seq.
+  const unsigned k = GENERATE(range(0u, 8u));
+  Node n;
+  n.inject(peer_read(9, 100, 0x2000, 0x200000, 256));
+  n.run(k);
+  n.inject(peer_read(9, 101, 0x2000, 0x200000, 256));
+  ack_blocks(n, 0, 1);
+  n.run(2000);
+  const auto r = responses(n);
+  REQUIRE(r.size() == 1);
+  CHECK(r[0] == std::array<unsigned, 3>{3, 9, 101});
+  CHECK(n.stat(28) == 1);
+  CHECK(n.stat(29) == 1);
+  for (const auto& e : n.errors()) FAIL_CHECK(e);
+}
+
+TEST_CASE(
     "read allocator: a request entering stage A as its page's channel is answered "
     "takes that channel",
     "[top][read]") {
