@@ -210,7 +210,9 @@ module read_alloc
   // issuer's timeout re-issues again and finds the channel idle).
   assign a_reseq  = a_dup && a_newer && !(|(match & at_head));
   assign serve_go = a_serve && !tt_busy_i && !e_full;
-  assign a_done   = a_dup || a_nochan || serve_go;
+  // (a_dup || a_nochan || serve_go, written as the two levels it is: the reload of stage A
+  // and of its flags waits on it, `DoneIsDecision`)
+  assign a_done   = a_valid_q && (match_any || !free_any || (!tt_busy_i && !e_full));
 
   assign rreq_ready_o = !s_valid_q;
   assign take         = rreq_valid_i && rreq_ready_o;
@@ -510,6 +512,7 @@ module read_alloc
   `NI_ASSERT(MatchIsChannel, a_dup -> match[a_rch[RchW-1:0]] &&
                                       (|(match & at_head) == (aq_valid && head_rch == a_rch)))
   `NI_ASSERT_ONEHOT0(OneDecision, {a_dup, a_nochan, a_serve})
+  `NI_ASSERT(DoneIsDecision, a_done == (a_dup || a_nochan || serve_go))
   `NI_ASSERT_VALID_HELD(EnqHeld, enq_valid_o, enq_ready_i, {enq_node_o, enq_qid_o})
   `NI_ASSERT_VALID_HELD(DrspHeld, drsp_valid_o, drsp_ready_i, {drsp_o, drsp_node_o})
 
