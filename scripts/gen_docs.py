@@ -598,6 +598,9 @@ ROW_REASONS = {
                        "flip-flops ({ptt_ff} FFs, read each cycle also by the timeout "
                        "scanner and the segmenter, set and cleared by two write ports), and "
                        "{rest_ff} FFs of M1/M2/M3 pipeline and forwards (design.md 8, 9)",
+    "Status Registers": "the BUSY mark and the Message Handler's finish written a cycle "
+                        "late, each put into the lookup and the status reads beside the "
+                        "codes' multiplexer (the 200 MHz work, design.md 20)",
     "Scheduling FIFOs": "34 queues' heads and tails with the enqueue written behind and the "
                         "kept last-node bits of the 200 MHz work (design.md 5, 20)",
     "Metadata Table": "four single-writer RAMs instead of one shared (design.md 7): each "
