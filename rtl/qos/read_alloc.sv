@@ -210,9 +210,7 @@ module read_alloc
   // issuer's timeout re-issues again and finds the channel idle).
   assign a_reseq  = a_dup && a_newer && !(|(match & at_head));
   assign serve_go = a_serve && !tt_busy_i && !e_full;
-  // (a_dup || a_nochan || serve_go, written as the two levels it is: the reload of stage A
-  // and of its flags waits on it, `DoneIsDecision`)
-  assign a_done   = a_valid_q && (match_any || !free_any || (!tt_busy_i && !e_full));
+  assign a_done   = a_dup || a_nochan || serve_go;
 
   assign rreq_ready_o = !s_valid_q;
   assign take         = rreq_valid_i && rreq_ready_o;
@@ -477,8 +475,8 @@ module read_alloc
   // written behind in).
   logic [RdChPerPage-1:0] page_eq;
   for (genvar c = 0; c < RdChPerPage; c++) begin : g_page_eq
-    assign page_eq[c] = (sv_q && sw_rch_q == {a_page, RchW'(c)}) ? sv_key_q == a_key :
-                                                                   g_key[c].key_mem_q[a_page] == a_key;
+    assign page_eq[c] = (sv_q && sw_rch_q == {a_page, RchW'(c)}) ?
+                        sv_key_q == a_key : g_key[c].key_mem_q[a_page] == a_key;
   end
   `NI_ASSERT(KeyCompareAhead, a_valid_q -> keq_q == page_eq)
   // The seqs the two reads see are those of RAMs written in the decision's cycle.
@@ -512,7 +510,6 @@ module read_alloc
   `NI_ASSERT(MatchIsChannel, a_dup -> match[a_rch[RchW-1:0]] &&
                                       (|(match & at_head) == (aq_valid && head_rch == a_rch)))
   `NI_ASSERT_ONEHOT0(OneDecision, {a_dup, a_nochan, a_serve})
-  `NI_ASSERT(DoneIsDecision, a_done == (a_dup || a_nochan || serve_go))
   `NI_ASSERT_VALID_HELD(EnqHeld, enq_valid_o, enq_ready_i, {enq_node_o, enq_qid_o})
   `NI_ASSERT_VALID_HELD(DrspHeld, drsp_valid_o, drsp_ready_i, {drsp_o, drsp_node_o})
 
