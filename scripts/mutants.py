@@ -44,8 +44,8 @@ MUTANTS = [
      "match[c]   = 1'b0 && keq_q[c];",
      "a re-issue of a request still being served gets a second transfer"),
     ("read-key-forward-lost", "rtl/qos/read_alloc.sv",
-     "if (serve_go && free_ch == RchW'(c) && n_page == a_page) keq_d[c] = (a_key == n_key);",
-     "if (1'b0 && free_ch == RchW'(c) && n_page == a_page) keq_d[c] = (a_key == n_key);",
+     "if (serve_go && free_first[c] && n_page == a_page) keq_d[c] = (a_key == n_key);",
+     "if (1'b0 && free_first[c] && n_page == a_page) keq_d[c] = (a_key == n_key);",
      "a request entering stage A as the one before it is served is compared with the served "
      "channel's old key"),
     ("read-reissue-old-seq", "rtl/qos/read_alloc.sv",
@@ -71,13 +71,24 @@ MUTANTS = [
      "a request entering stage A the cycle after a serve on its page takes the served channel "
      "as IDLE (its busy flag still written behind)"),
     ("read-key-behind-unforwarded", "rtl/qos/read_alloc.sv",
-     "else if (sv_q && sw_rch_q == {n_page, RchW'(c)})        keq_d[c] = (sv_key_q == n_key);",
-     "else if (1'b0 && sw_rch_q == {n_page, RchW'(c)})        keq_d[c] = (sv_key_q == n_key);",
+     "else if (sv_q && sw_rch_q == {n_page, RchW'(c)})   keq_d[c] = (sv_key_q == n_key);",
+     "else if (1'b0 && sw_rch_q == {n_page, RchW'(c)})   keq_d[c] = (sv_key_q == n_key);",
      "a request entering stage A the cycle after a serve on its page is compared with the served "
      "channel's old key (the new one still written behind)"),
     ("read-abusy-load-pop-missed", "rtl/qos/read_alloc.sv",
      "!(pop && head_rch == {n_page, RchW'(c)});", "!(1'b0 && head_rch == {n_page, RchW'(c)});",
      "a request entering stage A as a channel of its page is answered takes that channel as busy"),
+    ("read-match-excludes-pop", "rtl/qos/read_alloc.sv",
+     "      match[c]   = abusy_q[c] && keq_q[c];",
+     "      match[c]   = abusy_q[c] && keq_q[c] && !(aq_valid && drsp_ready_i &&\n"
+     "                                             head_rch == {a_page, RchW'(c)});",
+     "a re-issue decided in the cycle its channel's response leaves is not matched (served "
+     "into another channel: the rule before the response's handshake left the decision)"),
+    ("read-free-first-all", "rtl/qos/read_alloc.sv",
+     "    assign free_first[c] = free[c] && !(|free[c-1:0]);",
+     "    assign free_first[c] = free[c];",
+     "a serve marks every IDLE channel of its page busy in stage A's flags (the one-hot of the "
+     "lowest IDLE channel lost)"),
     ("read-error-acked", "rtl/qos/read_alloc.sv",
      "assign drsp_o.nack   = aq_head[WchW];", "assign drsp_o.nack   = 1'b0 && aq_head[WchW];",
      "a read channel's ERROR is answered with an ACK"),

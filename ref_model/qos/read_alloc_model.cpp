@@ -123,8 +123,9 @@ void ReadAllocModel::cycle(uint64_t c) {
     for (unsigned ch = 0; ch < RdChPerPage; ++ch) {
       const unsigned rc = rch_of(page, ch);
       const Chan& k = ch_[rc];
-      if (k.busy && k.src == r.h.src_node && k.tid == r.h.tid && k.blk == blk_check(r) &&
-          popping != rc && !match) {
+      // (the channel whose response is taken this cycle is still busy: matched, its seq
+      // not taken, as while its response is offered)
+      if (k.busy && k.src == r.h.src_node && k.tid == r.h.tid && k.blk == blk_check(r) && !match) {
         match = ch;
       }
       if (!k.busy && !free) free = ch;

@@ -146,29 +146,29 @@ module read_alloc
   assign n_key  = '{src: n_q.src_node, tid: n_q.hdr.tid,
                    blk: blk_check(n_q.hdr.dst_addr[47:0], n_local_dst)};
 
-  // The channel whose response leaves this cycle is IDLE from the next: a request is not
-  // matched to it (it would miss its answer), nor allocated to it in this cycle.
+  // The channel whose response leaves this cycle is IDLE from the next, busy in this one: a
+  // request is matched to it as to a channel whose response is offered (a re-issue: its seq
+  // is not taken, the issuer times out again and finds the channel IDLE), and it is not
+  // allocated in this cycle. The response's handshake does not enter the decision.
   logic            pop;
   logic [WchW-1:0] head_rch;
   logic                        aq_full, aq_valid;
   logic [$clog2(NumRch+3)-1:0] unused_aq_count;
   logic [WchW:0]               aq_head;  // {err, read channel}
-  logic [RdChPerPage-1:0] match, popping, at_head, free;
-  logic            match_raw_any, match_any, free_any;
+  logic [RdChPerPage-1:0] match, at_head, free;
+  logic            match_any, free_any;
   logic [RchW-1:0] match_ch, free_ch;
   seq_t            match_seq;  // the matched channel's seq in its RAM
   logic            sw_match;   // the matched channel's seq is the one written behind
 
   // At most one busy channel has a key (a request matching one is never allocated another),
-  // so the match is found among the busy channels and the channel answered this cycle is
-  // excluded after, side by side with the search (`MatchExcludesPop`), and the matched
-  // channel's seq is an AND-OR of the page's seqs, not a read at the found channel.
+  // so the match is found among the busy channels, and the matched channel's seq is an
+  // AND-OR of the page's seqs, not a read at the found channel.
   always_comb begin
     match_seq = '0;
     for (int unsigned c = 0; c < RdChPerPage; c++) begin
       match[c]   = abusy_q[c] && keq_q[c];
       at_head[c] = aq_valid && head_rch == {a_page, RchW'(c)};
-      popping[c] = at_head[c] && drsp_ready_i;
       free[c]    = !abusy_q[c];
       match_seq  = match_seq | (ram_seq[c] & {SeqW{match[c]}});
     end
@@ -178,15 +178,22 @@ module read_alloc
   // The lowest matching channel wins; the lowest IDLE one is allocated.
   first_set #(.Width(RdChPerPage)) u_match_first (
     .in_i (match),
-    .any_o(match_raw_any),
+    .any_o(match_any),
     .idx_o(match_ch)
   );
-  assign match_any = match_raw_any && !(|(match & popping));
   first_set #(.Width(RdChPerPage)) u_free_first (
     .in_i (free),
     .any_o(free_any),
     .idx_o(free_ch)
   );
+  // The same channel one-hot, each bit from its own OR of the lower flags (a balanced tree
+  // from the flags), not decoded from free_ch at the end of the search: the serve's update of
+  // stage A's flags and the key compare ahead take it (`FreeFirstIsFree`).
+  logic [RdChPerPage-1:0] free_first;
+  assign free_first[0] = free[0];
+  for (genvar c = 1; c < RdChPerPage; c++) begin : g_free_first
+    assign free_first[c] = free[c] && !(|free[c-1:0]);
+  end
 
   logic            a_serve, a_dup, a_nochan, a_newer, a_reseq;
   logic [WchW-1:0] a_rch;
@@ -225,9 +232,9 @@ module read_alloc
   // cycle).
   always_comb begin
     for (int unsigned c = 0; c < RdChPerPage; c++) begin
-      if (serve_go && free_ch == RchW'(c) && n_page == a_page) keq_d[c] = (a_key == n_key);
-      else if (sv_q && sw_rch_q == {n_page, RchW'(c)})        keq_d[c] = (sv_key_q == n_key);
-      else                                                    keq_d[c] = (npage_key[c] == n_key);
+      if (serve_go && free_first[c] && n_page == a_page) keq_d[c] = (a_key == n_key);
+      else if (sv_q && sw_rch_q == {n_page, RchW'(c)})   keq_d[c] = (sv_key_q == n_key);
+      else                                               keq_d[c] = (npage_key[c] == n_key);
     end
   end
 
@@ -342,7 +349,7 @@ module read_alloc
   assign a_enter = a_load && (s_valid_q || take);
   always_comb begin
     for (int unsigned c = 0; c < RdChPerPage; c++) begin
-      serve_here[c] = serve_go && free_ch == RchW'(c);
+      serve_here[c] = serve_go && free_first[c];
       abusy_keep[c] = (abusy_q[c] || serve_here[c]) &&
                       !(pop && head_rch == {a_page, RchW'(c)});
       abusy_new[c]  = (busy_q[n_page][c] || (serve_here[c] && n_page == a_page) ||
@@ -452,6 +459,7 @@ module read_alloc
   // The skid holds a request only behind one in stage A.
   `NI_ASSERT(SkidBehindA, s_valid_q -> a_valid_q)
   `NI_ASSERT(ServeIsFree, serve_go -> a_rch[RchW-1:0] == free_ch)
+  `NI_ASSERT(FreeFirstIsFree, free_first == (free_any ? (RdChPerPage)'(1) << free_ch : '0))
   // The flag and key written behind are of a channel no answer is at (its transfer has not
   // even been enqueued) and not yet busy in busy_q.
   `NI_ASSERT(ServeBehindNotAnswered, sv_q -> !(aq_valid && head_rch == sw_rch_q) &&
@@ -506,7 +514,6 @@ module read_alloc
   end
   `NI_ASSERT(SeqWriteBehind, seq_behind_ok)
 `endif
-  `NI_ASSERT(MatchExcludesPop, a_valid_q -> (match_any == |(match & ~popping)))
   `NI_ASSERT(MatchIsChannel, a_dup -> match[a_rch[RchW-1:0]] &&
                                       (|(match & at_head) == (aq_valid && head_rch == a_rch)))
   `NI_ASSERT_ONEHOT0(OneDecision, {a_dup, a_nochan, a_serve})

@@ -111,6 +111,8 @@ class Node {
   void hold_rsp_tx(bool on) { rsp_.hold(kNode, on); }
   bool req_busy() const { return req_.busy(); }
   const std::vector<WirePacket>& rsp_sent() const { return sent_.rsp; }
+  // Another listener of the node's events (after the monitors and checkers).
+  void listen(sim::Listener& l) { a_.bus().add(l); }
 
   uint8_t write_words(uint32_t addr, const std::vector<uint64_t>& words) {
     sim::AxiWrite w;
@@ -708,4 +710,67 @@ TEST_CASE(
   CHECK(r[0] == std::array<unsigned, 3>{3, 3, 700});
   CHECK(r[1] == std::array<unsigned, 3>{3, 4, 800});
   for (const auto& e : n.errors()) FAIL_CHECK(e);
+}
+
+// The allocator's decisions and the cycles its deferred responses were taken.
+struct ReadEvents : sim::Listener {
+  void on_rreq_decision(const sim::RreqDecisionEvent& e) override { dec.push_back(e); }
+  void on_drsp(const sim::DrspEvent& e) override {
+    if (offered.empty() || offered.back() < e.cycle) offered.push_back(e.cycle);
+    if (e.taken) taken.push_back(e.cycle);
+  }
+  std::vector<sim::RreqDecisionEvent> dec;
+  std::vector<uint64_t> offered, taken;  // cycles a response was offered (first), taken
+};
+
+TEST_CASE(
+    "read allocator: a re-issue decided in the cycle its channel's response leaves is "
+    "matched (a dup), one decided after it is served",
+    "[top][read]") {
+  // Channel 64 of page 0 serves a request (tid 3, seq 700) and its block is ACKed; its
+  // re-issue (tid 3, seq 701, the same block) is injected `k` cycles after the ACK. The
+  // channel is busy until its response has been taken: a re-issue decided up to that cycle,
+  // the cycle itself included, is a dup, whose newer seq the channel answers if it is
+  // decided before the response is offered (the offered beat holds; the response leaving
+  // cannot change); decided after it, it is served into channel 64 again (the lowest IDLE
+  // one). Over the range of k, some re-issue is decided in that very cycle.
+  unsigned at_edge = 0, before = 0, after = 0;
+  for (unsigned k = 0; k < 40; ++k) {
+    CAPTURE(k);
+    Node n;
+    ReadEvents ev;
+    n.listen(ev);
+    n.inject(peer_read(3, 700, 0x1000, 0x100000, 256));
+    const std::size_t acked = ack_blocks(n, 0, 1);
+    n.run(k);
+    n.inject(peer_read(3, 701, 0x1000, 0x100000, 256));
+    n.run(400);
+    REQUIRE(ev.dec.size() == 2);
+    REQUIRE(!ev.taken.empty());
+    const sim::RreqDecisionEvent& d = ev.dec[1];
+    CHECK(d.tid == 3);
+    CHECK(d.seq == 701);
+    CHECK(d.channel == 64);
+    if (d.cycle <= ev.taken[0]) {
+      CHECK(d.action == sim::RreqAction::Dup);
+      CHECK(n.stat(28) == 1);
+      CHECK(n.stat(29) == 1);
+      (d.cycle == ev.taken[0] ? at_edge : before)++;
+    } else {
+      CHECK(d.action == sim::RreqAction::Serve);
+      CHECK(n.stat(28) == 0);
+      CHECK(n.stat(29) == 2);
+      ack_blocks(n, acked, 1);
+      n.run(2000);
+      ++after;
+    }
+    const auto r = responses(n);
+    REQUIRE(!r.empty());
+    const unsigned answered = d.cycle < ev.offered[0] ? 701 : 700;
+    CHECK(r[0] == std::array<unsigned, 3>{3, 3, answered});
+    for (const auto& e : n.errors()) FAIL_CHECK(e);
+  }
+  CHECK(at_edge >= 1);
+  CHECK(before >= 1);
+  CHECK(after >= 1);
 }
