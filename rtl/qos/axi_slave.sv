@@ -157,6 +157,7 @@ module axi_slave
   aw_t        cur;
   logic       have_txn;
   logic [7:0] beat_cnt_q, beat_cnt_d;
+  logic       first_q, first_d;  // beat_cnt_q == 0, a register (`FirstIsCount`)
   logic [19:0] nxt_addr_q, nxt_addr_d;  // the address of the head transaction's next beat
   logic       txn_err_q, txn_err_d;
 
@@ -165,6 +166,7 @@ module axi_slave
 
   // ---- beat geometry ---------------------------------------------------------------------
   logic [7:0]  beat_n;
+  logic        beat_first;  // beat_n == 0: the decode starts at two flags, not a compare
   logic [19:0] beat_addr;
   logic [1:0]  lanes_allowed;
   logic [1:0]  lane_wr;
@@ -172,7 +174,8 @@ module axi_slave
   logic        beat_last;
   logic        wlast_bad;
 
-  assign beat_n = aw_empty ? 8'd0 : beat_cnt_q;
+  assign beat_n     = aw_empty ? 8'd0 : beat_cnt_q;
+  assign beat_first = aw_empty || first_q;
 
   // A beat's address: the transaction's for its first beat, else the running address kept
   // from the beat before (16 bytes on from its aligned address when wide, 8 on when narrow),
@@ -180,9 +183,9 @@ module axi_slave
   // asserts the formula it replaces).
   always_comb begin
     logic [7:0] strb_lane [2];
-    beat_addr = (beat_n == 8'd0) ? cur.addr : nxt_addr_q;
+    beat_addr = beat_first ? cur.addr : nxt_addr_q;
     if (cur.wide) begin
-      lanes_allowed = (beat_n == 8'd0 && cur.addr[3]) ? 2'b10 : 2'b11;
+      lanes_allowed = (beat_first && cur.addr[3]) ? 2'b10 : 2'b11;
     end else begin
       lanes_allowed = beat_addr[3] ? 2'b10 : 2'b01;
     end
@@ -420,10 +423,12 @@ module axi_slave
     pend_ch_d    = pend_ch_q;
     pend_qid_d   = pend_qid_q;
     beat_cnt_d   = beat_cnt_q;
+    first_d      = first_q;
     nxt_addr_d   = nxt_addr_q;
     txn_err_d    = txn_err_q;
     if (w_hs) begin
       beat_cnt_d = beat_last ? 8'd0 : beat_n + 8'd1;
+      first_d    = beat_last;  // (beat_n + 1 does not wrap: beat 255 is the last)
       nxt_addr_d = cur.wide ? {beat_addr[19:4], 4'd0} + 20'd16 : beat_addr + 20'd8;
       txn_err_d  = beat_last ? 1'b0 : (txn_err_q || beat_bad);
       if (!cur.region4 && any_wr && !pre_bad && !interleave) begin
@@ -484,6 +489,7 @@ module axi_slave
       pend_ch_q      <= '0;
       pend_qid_q     <= '0;
       beat_cnt_q     <= '0;
+      first_q        <= 1'b1;
       nxt_addr_q     <= '0;
       txn_err_q      <= 1'b0;
       retx_timeout_q <= RetxTimeoutReset;
@@ -500,6 +506,7 @@ module axi_slave
       pend_ch_q      <= pend_ch_d;
       pend_qid_q     <= pend_qid_d;
       beat_cnt_q     <= beat_cnt_d;
+      first_q        <= first_d;
       nxt_addr_q     <= nxt_addr_d;
       txn_err_q      <= txn_err_d;
       retx_timeout_q <= retx_timeout_d;
@@ -658,6 +665,7 @@ module axi_slave
   `NI_ASSERT_VALID_HELD(EnqHeld, enq_valid_o, enq_ready_i, {enq_qid_o, enq_node_o})
   `NI_ASSERT(NoLiveOverPendingEnq, w_hs && go_live -> !enq_q)
   `NI_ASSERT(LiveNodeIsWriteChannel, set_busy_o -> !live_node[6])
+  `NI_ASSERT(FirstIsCount, first_q == (beat_cnt_q == 8'd0))
 
 `ifndef SYNTHESIS
   // The running beat address and the short range checks are the formulas they replace.
