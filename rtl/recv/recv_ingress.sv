@@ -301,9 +301,12 @@ module recv_ingress
     .count_o    (unused_desc_cnt)
   );
 
+  // (its head from registers: the engine's read allocator compares it with its page's keys
+  // as it enters stage A, a path across the two units)
   sync_fifo #(
-    .Depth(2),
-    .Width($bits(wire_head_t))
+    .Depth  (2),
+    .Width  ($bits(wire_head_t)),
+    .RegHead(1'b1)
   ) u_rreq (
     .clk_i      (clk_i),
     .rst_ni     (rst_ni),
