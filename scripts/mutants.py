@@ -229,6 +229,10 @@ MUTANTS = [
      "assign s_axi_wready_o = beat_can_go;",
      "a beat completes a line, and makes a transfer live, while the enqueue register still "
      "holds the one before (its request overwritten)"),
+    ("axi-first-after-single", "rtl/qos/axi_slave.sv",
+     "      first_d    = beat_last;", "      first_d    = beat_last && cur.len != 8'd0;",
+     "after a single-beat transaction the next one's first beat is taken for a later beat (its "
+     "address the running one, not its own)"),
     ("axi-starvation", "rtl/qos/qos_engine.sv",
      ".axi_starving_i  (axi_starving),", ".axi_starving_i  (1'b0),",
      "segmenter re-enqueues while the AXI slave's enqueue is starving"),
