@@ -15,6 +15,7 @@
 #include <array>
 #include <catch2/catch.hpp>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -716,11 +717,12 @@ TEST_CASE(
 struct ReadEvents : sim::Listener {
   void on_rreq_decision(const sim::RreqDecisionEvent& e) override { dec.push_back(e); }
   void on_drsp(const sim::DrspEvent& e) override {
-    if (offered.empty() || offered.back() < e.cycle) offered.push_back(e.cycle);
+    if (!first_offered) first_offered = e.cycle;
     if (e.taken) taken.push_back(e.cycle);
   }
   std::vector<sim::RreqDecisionEvent> dec;
-  std::vector<uint64_t> offered, taken;  // cycles a response was offered (first), taken
+  std::optional<uint64_t> first_offered;  // the cycle the first response was offered
+  std::vector<uint64_t> taken;            // the cycles responses were taken
 };
 
 TEST_CASE(
@@ -747,6 +749,7 @@ TEST_CASE(
     n.run(400);
     REQUIRE(ev.dec.size() == 2);
     REQUIRE(!ev.taken.empty());
+    REQUIRE(ev.first_offered);
     const sim::RreqDecisionEvent& d = ev.dec[1];
     CHECK(d.tid == 3);
     CHECK(d.seq == 701);
@@ -766,7 +769,7 @@ TEST_CASE(
     }
     const auto r = responses(n);
     REQUIRE(!r.empty());
-    const unsigned answered = d.cycle < ev.offered[0] ? 701 : 700;
+    const unsigned answered = d.cycle < *ev.first_offered ? 701 : 700;
     CHECK(r[0] == std::array<unsigned, 3>{3, 3, answered});
     for (const auto& e : n.errors()) FAIL_CHECK(e);
   }
