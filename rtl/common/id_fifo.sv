@@ -4,6 +4,10 @@
 //
 // A sync_fifo (array storage with an asynchronous read: distributed RAM on an FPGA, as in the
 // thesis's Table 4.1 where the ID FIFOs use no block RAM) plus the checks an ID pool needs.
+// Its head and empty flag come from registers (sync_fifo's `RegHead`): the segmenter's block
+// takes its TID or FID from the head, and that read of the array at the read pointer was
+// the first level of the engine's deepest paths (into the Message Handler's response check
+// and the metadata writes, docs/design.md section 20).
 `default_nettype none
 `include "ni_assert.svh"
 
@@ -24,8 +28,9 @@ module id_fifo #(
 );
 
   sync_fifo #(
-    .Depth(Depth),
-    .Width(Width)
+    .Depth  (Depth),
+    .Width  (Width),
+    .RegHead(1'b1)
   ) u_fifo (
     .clk_i      (clk_i),
     .rst_ni     (rst_ni),

@@ -109,7 +109,8 @@ package ni_pkg;
   } ctrl_word_t;
 
   // What the Transfer Table holds in place of the reserved word w2 of a memory descriptor
-  // (computed by the AXI slave while it validates, see docs/design.md section 3).
+  // (computed by the engine from the line the AXI slave accepted, as it is written: see
+  // docs/design.md section 20).
   typedef struct packed {
     logic [13:0]       rsvd;          // 63:50
     logic [BlockW-1:0] last_len_m1;   // 49:34

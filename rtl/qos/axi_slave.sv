@@ -56,7 +56,8 @@ module axi_slave
   // Transfer Table write port
   output logic                tt_we_o,
   output xfer_t               tt_line_o,
-  output line_t               tt_wdata_o,
+  output line_t               tt_wdata_o,  // the line as written by the CPU
+  output logic                tt_seg_info_o,  // ... its word 2 takes the segmentation info
   // scheduling queue enqueue (the AXI slave's source)
   output logic                enq_valid_o,
   input  logic                enq_ready_i,
@@ -255,13 +256,38 @@ module axi_slave
   assign complete = !cur.region4 && any_wr && !interleave && (merged_mask == 4'hF);
 
   // ---- line validation (ICD section 4, docs/design.md rules R1..R10) ---------------------
+  // (x + y) mod 2^16 == k without a carry chain: the carry into each bit is the one that
+  // bit of x, y and k needs, and the carry out of the bit below must be it.
+  function automatic logic sum16_is(logic [15:0] x, logic [15:0] y, logic [15:0] k);
+    logic [15:0] c;
+    logic        ok;
+    c  = x ^ y ^ k;
+    ok = !c[0];
+    for (int i = 0; i < 15; i++) begin
+      ok = ok && (c[i+1] == ((x[i] && y[i]) || (x[i] && c[i]) || (y[i] && c[i])));
+    end
+    return ok;
+  endfunction
+
   // a + size > 2^48 (R9, R11): a is below 2^48 and size below 2^32, so only an a whose top
   // 16 bits are all ones can pass the top, and then exactly when its low 32 bits plus size
-  // pass 2^32: a 33-bit add instead of a 49-bit one (`PastTopIsSum`).
+  // pass 2^32 (`PastTopIsSum`). That sum is made of 16-bit halves added side by side: with
+  // the low halves' carry c and remainder r and the high halves' sum h, the sum is
+  // (h + c) * 2^16 + r and passes 2^32 when h + c reaches 2^16, unless it is exactly 2^16
+  // and r is 0. Whether h + c reaches 2^16 is a 16-bit add's carry (for c 0 and c 1, both
+  // made, as 16-bit compares), whether it is exactly that and whether r is 0 carry-free
+  // compares: no carry chain is longer than 16 bits, where one 33-bit add was the deepest
+  // path from the W data.
   function automatic logic past_top(logic [47:0] a, logic [31:0] size);
-    logic [32:0] lo;
-    lo = {1'b0, a[31:0]} + {1'b0, size};
-    return (&a[47:32]) && lo[32] && (lo[31:0] != '0);
+    logic c, h_carry0, h_carry1, r_nz, h_wrap0, h_wrap1;
+    c        = a[15:0] > ~size[15:0];    // x + y reaches 2^16 when x > 2^16 - 1 - y
+    h_carry0 = a[31:16] > ~size[31:16];
+    h_carry1 = a[31:16] >= ~size[31:16];  // h + 1 reaches 2^16
+    r_nz     = !sum16_is(a[15:0], size[15:0], 16'h0000);
+    h_wrap0  = sum16_is(a[31:16], size[31:16], 16'h0000);  // h mod 2^16 is 0
+    h_wrap1  = sum16_is(a[31:16], size[31:16], 16'hFFFF);  // h + 1 mod 2^16 is 0
+    return (&a[47:32]) && (c ? (h_carry1 && (!h_wrap1 || r_nz)) :
+                               (h_carry0 && (!h_wrap0 || r_nz)));
   endfunction
 
   ctrl_word_t  ctrl;
@@ -270,8 +296,6 @@ module axi_slave
   logic        kind_inline;
   logic        dst_past;  // the destination range passes the top of the 48-bit space
   logic        src_past;  // ... a read's remote source range (ICD 16)
-  seg_info_t   seg_info;
-  line_t       tt_line_data;
   qid_t        new_qid;
 
   assign ctrl        = ctrl_word_t'(merged[3]);
@@ -324,14 +348,12 @@ module axi_slave
     end
   end
 
-  always_comb begin
-    seg_info              = '0;
-    seg_info.total        = total_blocks(merged[1][BlockW-1:0], ctrl.size);
-    seg_info.first_len_m1 = first_len_m1(merged[1][BlockW-1:0], ctrl.size);
-    seg_info.last_len_m1  = last_len_m1(merged[1][BlockW-1:0], ctrl.size[BlockW-1:0]);
-    tt_line_data          = merged;
-    if (!is_line1 && !kind_inline) tt_line_data[191:128] = seg_info;
-  end
+  // Word 2 of a block transfer's line 0 (zero, R10) is where the Transfer Table keeps the
+  // transfer's segmentation info (total blocks, first and last block lengths). It is
+  // computed by the engine from the register the line is written from, a cycle after the
+  // beat (qos_engine's `axw_*`): its adds are not behind the beat's W data and the line's
+  // checks.
+  assign tt_seg_info_o = !is_line1 && !kind_inline;
 
   // ---- outcome of the beat ----------------------------------------------------------------
   logic line_accept;
@@ -405,7 +427,7 @@ module axi_slave
 
   assign tt_we_o         = w_hs && line_accept;
   assign tt_line_o       = {beat_page, beat_ch};
-  assign tt_wdata_o      = tt_line_data;
+  assign tt_wdata_o      = merged;
   assign set_busy_o      = w_hs && go_live;
   assign set_busy_wch_o  = {live_node[10:7], live_node[5:0]};
   assign set_busy_long_o = is_line1;

@@ -287,27 +287,51 @@ module qos_engine
   logic          tt_re;
   logic [XferW-2:0] tt_row;
   line_t         tt_even, tt_odd;
+  logic          axi_tt_si;
   logic          axw_q;       // the AXI slave's line accepted last cycle, written now
   xfer_t         axw_line_q;
   line_t         axw_data_q;
+  logic          axw_si_q;    // ... its word 2 takes the segmentation info
+  line_t         axw_wdata;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       axw_q      <= 1'b0;
       axw_line_q <= '0;
       axw_data_q <= '0;
+      axw_si_q   <= 1'b0;
     end else begin
       axw_q      <= axi_tt_we;
       // (loaded every cycle: they are written only behind an accepted line, `axw_q`, and
       // the beat's acceptance, which ends late, then drives the one flag, not the line)
       axw_line_q <= axi_tt_line;
       axw_data_q <= axi_tt_wdata;
+      axw_si_q   <= axi_tt_si;
     end
   end
 
+  // A block transfer's line 0 keeps its segmentation info (ICD section 5) in word 2, made
+  // here from the registered line: the adds start at a register, not at the beat's W data.
+  function automatic line_t with_seg_info(line_t line, logic si_in);
+    seg_info_t  si;
+    logic [BlockW-1:0] dst_lo;
+    logic [31:0]       size;
+    line_t             l;
+    dst_lo          = line[64 +: BlockW];   // word 1: the destination address
+    size            = line[192 +: 32];      // word 3: the control word's size
+    si              = '0;
+    si.total        = total_blocks(dst_lo, size);
+    si.first_len_m1 = first_len_m1(dst_lo, size);
+    si.last_len_m1  = last_len_m1(dst_lo, size[BlockW-1:0]);
+    l               = line;
+    if (si_in) l[191:128] = si;
+    return l;
+  endfunction
+  assign axw_wdata = with_seg_info(axw_data_q, axw_si_q);
+
   assign tt_we    = axw_q || rd_tt_we;
   assign tt_line  = axw_q ? axw_line_q : rd_tt_line;
-  assign tt_wdata = axw_q ? axw_data_q : rd_tt_wdata;
+  assign tt_wdata = axw_q ? axw_wdata : rd_tt_wdata;
 
   dp_ram #(
     .Depth(NumXfers / 2),
@@ -600,6 +624,7 @@ module qos_engine
     .tt_we_o            (axi_tt_we),
     .tt_line_o          (axi_tt_line),
     .tt_wdata_o         (axi_tt_wdata),
+    .tt_seg_info_o      (axi_tt_si),
     .enq_valid_o        (axi_enq_valid),
     .enq_ready_i        (enq_ready[2]),
     .enq_qid_o          (axi_enq_qid),
@@ -1024,7 +1049,7 @@ module qos_engine
   assign tt_rd_par    = rq_valid ? rq_head.e.xfer[0] : deq_node[0];
   assign tt_other_now = axw_q && axw_line_q[XferW-1:1] == tt_row && axw_line_q[0] != tt_rd_par;
   always_ff @(posedge clk_i) begin
-    if (axi_tt_we) tt_shadow_q[axi_tt_line] <= axi_tt_wdata;
+    if (axi_tt_we) tt_shadow_q[axi_tt_line] <= with_seg_info(axi_tt_wdata, axi_tt_si);
     if (rd_tt_we)  tt_shadow_q[rd_tt_line]  <= rd_tt_wdata;
     if (tt_re) begin
       tt_shadow_even_q <= tt_shadow_q[{tt_row, 1'b0}];
