@@ -203,22 +203,26 @@ void ReadAllocModel::cycle(uint64_t c) {
 }
 
 void ReadAllocModel::end_cycle(uint64_t c) {
-  // The skid's request enters stage A the cycle after the one there is decided; the port is
-  // refused while the skid is full (rreq_ready_o is its empty flag).
+  // Stage N's request enters stage A when stage A is free at the end of the cycle; stage N
+  // refills then (or when empty) from the skid, else from the port. The port is refused while
+  // the skid is full (rreq_ready_o is its empty flag).
   const bool skid_full = skid_.has_value();
-  if (!a_ && skid_) {
-    a_ = *skid_;
+  if (!a_ && n_) {
+    a_ = *n_;
     a_->since = c + 1;
+    n_.reset();
+  }
+  if (!n_ && skid_) {
+    n_ = *skid_;
     skid_.reset();
   }
   if (in_) {
-    if (skid_full) st_.fail(c, "read request taken while stage A's skid holds another");
+    if (skid_full) st_.fail(c, "read request taken while the skid holds another");
     Req r;
     r.h = WireHead::unpack(*in_);
     r.pl = ReadReqPayload::unpack(r.h.payload);
-    r.since = c + 1;
-    if (!a_) {
-      a_ = r;
+    if (!n_) {
+      n_ = r;
     } else {
       skid_ = r;
     }

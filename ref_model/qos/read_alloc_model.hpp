@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Golden model of the read-channel allocator (ICD 16, rtl/qos/read_alloc.sv, docs/design.md
 // section 19): the read channels 64..127 of each page, the request held in stage A (and the
-// one behind it in the skid), the served transfers waiting for their enqueue (source 3, two
-// entries) and the answers of finished channels.
+// ones behind it in stage N and the skid), the served transfers waiting for their enqueue
+// (source 3, two entries) and the answers of finished channels.
 //
 // The DUT's timing choices are taken from its trace (when a serve happens: the Transfer
 // Table port and a free entry of the enqueue FIFO decide), everything else is predicted and
@@ -52,7 +52,7 @@ class ReadAllocModel {
   // After the enqueue check: the enqueue, the starvation count, the request taken this cycle.
   void end_cycle(uint64_t c);
 
-  bool quiescent() const { return !a_ && !skid_ && e_.empty() && answers_.empty(); }
+  bool quiescent() const { return !a_ && !n_ && !skid_ && e_.empty() && answers_.empty(); }
   bool refused() const { return refused_; }  // its enqueue request was refused this cycle
   void on_decision(DecisionHook h) { hook_ = std::move(h); }
   unsigned busy_channels() const { return nbusy_; }
@@ -91,12 +91,13 @@ class ReadAllocModel {
   EngineState& st_;
   std::array<Chan, NumPages * RdChPerPage> ch_{};
   std::optional<Req> a_;     // stage A
-  std::optional<Req> skid_;  // a request taken while stage A held another
+  std::optional<Req> n_;     // stage N: the request stage A takes next
+  std::optional<Req> skid_;  // a request taken while stage N held another
   static constexpr size_t kEnqEntries = 2;
   std::deque<Enq> e_;           // served transfers waiting for their enqueue (stage E)
   bool e_full_ = false;         // stage E was full at the start of this cycle
   std::deque<Answer> answers_;  // finished channels, in order
-  std::optional<Bits512> in_;   // the request taken this cycle (stage A next cycle)
+  std::optional<Bits512> in_;   // the request taken this cycle (stage N next cycle)
   std::optional<Drsp> drsp_;    // the response offered this cycle
   bool granted_ = false;
   bool refused_ = false;

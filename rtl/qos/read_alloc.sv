@@ -15,10 +15,12 @@
 //     the next cycle or later, as a new transfer of its kind and prio. Served transfers
 //     wait for their enqueue in a two-entry FIFO (stage E): a serve needs a free entry at
 //     the start of the cycle, not this cycle's enqueue grant.
-// A request taken while stage A holds another waits in a one-entry skid register and enters
-// stage A the cycle after the other is decided, as it would have from the port:
-// `rreq_ready_o` is the skid's empty flag, a register, not the decision (which ends late in
-// the cycle).
+// A request taken from the port enters stage N, a register, and stage A from there when
+// stage A is free at the end of a cycle (its own request decided or none): the key compare
+// made as it enters stage A reads the key RAMs at a registered page, not at the port's.
+// A request taken while stage N holds one that stage A does not take waits in a one-entry
+// skid register and enters stage N the cycle the other leaves it: `rreq_ready_o` is the
+// skid's empty flag, a register, not the decision (which ends late in the cycle).
 // When the Message Handler finishes a read channel's transfer, the channel's index enters the
 // answer FIFO; at its head the channel's deferred response — ACK (DONE) or NACK (ERROR) for
 // (tid, seq) to src_node — is offered on drsp, and the channel returns to IDLE when it is
@@ -112,16 +114,17 @@ module read_alloc
   // =======================================================================================
   logic          a_valid_q;
   wire_head_t    a_q;
-  logic          s_valid_q;  // the skid: a request taken while stage A decides another
+  logic          n_valid_q;  // stage N: the request stage A loads next
+  wire_head_t    n_q;
+  logic          s_valid_q;  // the skid: a request taken while stage N holds another
   wire_head_t    s_q;
   logic          take;       // a request is taken from the port this cycle
-  logic          a_load;     // stage A takes the skid's or the port's request
+  logic          a_load;     // stage A is free at the end of this cycle (takes stage N's)
   rreq_payload_t a_pl;
   logic [PageW-1:0] a_page;
   rkey_t         a_key;
   logic          a_done;  // stage A decides this cycle (and empties)
-  // The request stage A loads (the skid's, else the port's) and its key
-  wire_head_t    n_q;
+  // The request stage A loads (stage N's) and its key
   logic [47:0]   n_local_dst;
   logic [PageW-1:0] n_page;
   rkey_t         n_key;
@@ -140,7 +143,6 @@ module read_alloc
   assign a_page = a_q.hdr.pd;
   assign a_key  = '{src: a_q.src_node, tid: a_q.hdr.tid,
                    blk: blk_check(a_q.hdr.dst_addr[47:0], a_pl.local_dst[47:0])};
-  assign n_q    = s_valid_q ? s_q : rreq_i;
   assign n_local_dst = n_q.payload[47:0];  // rreq_payload_t's local_dst[47:0]
   assign n_page = n_q.hdr.pd;
   assign n_key  = '{src: n_q.src_node, tid: n_q.hdr.tid,
@@ -346,7 +348,7 @@ module read_alloc
   // made side by side and picked by the load.
   logic                   a_enter;  // a request enters stage A this cycle
   logic [RdChPerPage-1:0] serve_here, abusy_keep, abusy_new;
-  assign a_enter = a_load && (s_valid_q || take);
+  assign a_enter = a_load && n_valid_q;
   always_comb begin
     for (int unsigned c = 0; c < RdChPerPage; c++) begin
       serve_here[c] = serve_go && free_first[c];
@@ -418,17 +420,24 @@ module read_alloc
     if (!rst_ni) begin
       a_valid_q <= 1'b0;
       a_q       <= '0;
+      n_valid_q <= 1'b0;
+      n_q       <= '0;
       s_valid_q <= 1'b0;
       s_q       <= '0;
       keq_q     <= '0;
     end else begin
-      // (a full skid refuses the port: a load takes the skid, the port waits)
       if (a_load) begin
-        a_valid_q <= s_valid_q || take;
-        if (s_valid_q || take) begin
+        a_valid_q <= n_valid_q;
+        if (n_valid_q) begin
           a_q   <= n_q;
           keq_q <= keq_d;
         end
+      end
+      // Stage N refills when it is empty or its request enters stage A: from the skid, else
+      // from the port (a full skid refuses the port).
+      if (!n_valid_q || a_load) begin
+        n_valid_q <= s_valid_q || take;
+        n_q       <= s_valid_q ? s_q : rreq_i;
         s_valid_q <= 1'b0;
       end else if (take) begin
         s_valid_q <= 1'b1;
@@ -456,8 +465,8 @@ module read_alloc
   // Assertions
   // =======================================================================================
   // A channel is never allocated twice, nor answered while idle; the answers never overflow.
-  // The skid holds a request only behind one in stage A.
-  `NI_ASSERT(SkidBehindA, s_valid_q -> a_valid_q)
+  // The skid holds a request only behind one in stage N.
+  `NI_ASSERT(SkidBehindN, s_valid_q -> n_valid_q)
   `NI_ASSERT(ServeIsFree, serve_go -> a_rch[RchW-1:0] == free_ch)
   `NI_ASSERT(FreeFirstIsFree, free_first == (free_any ? (RdChPerPage)'(1) << free_ch : '0))
   // The flag and key written behind are of a channel no answer is at (its transfer has not
