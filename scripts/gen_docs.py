@@ -989,11 +989,15 @@ def readme_synthesis(d) -> list[str]:
                      num(ff) if ff is not None else "not given",
                      num(bram, 1) if bram is not None else "not given", "not given"])
     commit = str(get(d, "rtl_commit", default=NA)).split(" ", 1)[0]
-    levels = [get(t, "longest_path", "register_to_register", "levels")
-              for t in [d] + [dct(tops, k) for k in tops]]
+    # Issue 27's goal is of ni_node and its units at the node's delay target (5,000 ps); the
+    # engine alone at the thesis's 150 MHz is the area comparison, its levels told apart.
+    levels = [get(dct(tops, k), "longest_path", "register_to_register", "levels") for k in tops]
     levels = [x for x in levels if isinstance(x, (int, float))]
+    alone = get(d, "longest_path", "register_to_register", "levels")
     goal = ("met" if levels and max(levels) <= 12 else
             f"not met yet, {num(max(levels))} at most" if levels else NA)
+    if isinstance(alone, (int, float)):
+        goal += f" (the engine alone at the thesis's 150 MHz target: {num(alone)})"
     dt = dct(d, "delay_targets_ps")
     targets = (f"(delay targets: the engine alone at {num(get(dt, 'thesis_comparison'))} ps, the "
                f"thesis's 150 MHz; ni_node and its units at {num(get(dt, 'node'))} ps, 200 MHz)"
@@ -1002,7 +1006,7 @@ def readme_synthesis(d) -> list[str]:
                  rows, "lrrrr") + [
         "", f"Yosys + ABC9 for UltraScale+ {targets}, RTL of commit {commit} "
         f"(`make synth` writes `synth/report.json`). The goal of at most 12 levels of logic "
-        f"register to register everywhere (200 MHz class): {goal}. The reference rows are the thesis's Table 4.1 (Vivado) and the ExaNeSt "
+        f"register to register in ni_node and each of its units (200 MHz class): {goal}. The reference rows are the thesis's Table 4.1 (Vivado) and the ExaNeSt "
         "prototype paper's figure for ExaNet's send and receive RDMA engines, other tools and "
         "features: [docs/results/synthesis.md](docs/results/synthesis.md) has the breakdowns, "
         "the paths and the comparison row by row."]
