@@ -611,10 +611,14 @@ ROW_REASONS = {
                       "6), each mapped on its own: half a tile more",
     "Sequence number generator": "the ICD's 14-bit seq (ICD 1, `SeqW`): a 14-bit counter "
                                  "where the thesis's has 12 registers",
+    "TID FIFO": "the head and empty flag from registers (`sync_fifo`'s `RegHead`: the "
+                "segmenter's block takes its TID from a register, not the array's read, "
+                "the 200 MHz work, design.md 20): {extra_ff} FFs more",
     "1x FID FIFO": "a fill count kept beside the pointers (`sync_fifo`'s count, which the "
-                   "segmenter compares to admit a transfer): {extra_ff} FFs more",
-    "4x FID FIFO": "a fill count kept beside the pointers (as the 1x FID FIFO): {extra_ff} "
-                   "FF more",
+                   "segmenter compares to admit a transfer) and the head and empty flag from "
+                   "registers (as the TID FIFO): {extra_ff} FFs more",
+    "4x FID FIFO": "a fill count kept beside the pointers and the head and empty flag from "
+                   "registers (as the 1x FID FIFO): {extra_ff} FFs more",
     "Statistics Registers": "64-bit saturating counters (ICD 8), 14 of them, each counting "
                             "0, 1 or 2 events a cycle. Measured (the same module without "
                             "the feature): the 64-bit width {stats_32bit_lut} LUTs, "

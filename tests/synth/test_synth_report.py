@@ -18,8 +18,10 @@ last run wrote and checks:
   depth      no unit's longest register-to-register path is longer than its budget below:
              the budgets are the depths of the last report, so a change that lengthens a path
              fails here once the report is re-made; a change that shortens one lowers its
-             budget in the same commit. The goal of issue 27 (12 levels) is printed, not
-             asserted: it is not met yet;
+             budget in the same commit. Issue 27's goal (12 levels at 5,000 ps in ni_node
+             and its units) is met and is those runs' budget now; the engine alone at the
+             thesis's 6,667 ps (the area comparison) keeps its own, and the goal line printed
+             at the end tells the two apart;
   area       every row of the thesis's Table 4.1 at or below the thesis's figures, or larger
              with the feature or choice that costs it named (the synthesis page's last
              column, from scripts/gen_docs.py); a reason that prints a measured feature cost
@@ -128,14 +130,20 @@ THESIS_TARGET_PS = 6667  # the thesis's 150 MHz, the clock of Table 4.1
 # handshake, the AXI slave's first-beat flag, the read-request FIFO's registered head: the
 # engine alone 15 -> 13, the engine in the node and ni_node 15 -> 13, across the children
 # 14 -> 13 (`u_recv.rreq_o` -> `u_qos.rreq_i`). The budgets come down with them.)
+# (The report of e45ce01: the range checks from 16-bit halves, the ID FIFOs' heads from
+# registers, the segmentation info from the line register, the read requests' stage N: the
+# engine in the node 13 -> 12, ni_node 13 -> 12, across the children 13 -> 11
+# (`u_send.blk_ready_o` -> `u_qos.blk_ready_i`): issue 27's goal in the node's runs. The engine
+# alone at 6,667 ps stays 13 (55 endpoints: the read allocator's stage A loop, the Message
+# Handler's finish into the FID FIFOs), design.md 20.)
 BUDGET = {
     "qos_engine (alone)": 13,
-    "qos_engine": 13,
+    "qos_engine": 12,
     "send_unit": 9,
     "recv_unit": 12,
     "rsp_tx_arb": 2,
-    "ni_node": 13,
-    "ni_node across children": 13,
+    "ni_node": 12,
+    "ni_node across children": 11,
 }
 
 
@@ -456,10 +464,13 @@ def main() -> int:
             passed += 1
             print(f"PASS  {name}")
     d = depths(r) if not failed else {}
+    alone = d.pop("qos_engine (alone)", None)
     over = {k: v for k, v in d.items() if v > GOAL_LEVELS}
     if d:
-        print(f"info: issue 27's goal, at most {GOAL_LEVELS} levels register to register: "
+        print(f"info: issue 27's goal, at most {GOAL_LEVELS} levels register to register in "
+              f"ni_node and its units at {GOAL_TARGET_PS} ps: "
               + ("met" if not over else "not met: " + ", ".join(f"{k} {v}" for k, v in over.items()))
+              + f"; the engine alone at the thesis's {THESIS_TARGET_PS} ps: {alone}"
               + f" (report of RTL {r['rtl_commit'].split(' ', 1)[0]})")
     print(f"synth report: {passed} passed, {failed} failed")
     return 1 if failed else 0
