@@ -256,17 +256,11 @@ module axi_slave
   assign complete = !cur.region4 && any_wr && !interleave && (merged_mask == 4'hF);
 
   // ---- line validation (ICD section 4, docs/design.md rules R1..R10) ---------------------
-  // (x + y) mod 2^16 == k without a carry chain: the carry into each bit is the one that
-  // bit of x, y and k needs, and the carry out of the bit below must be it.
+  // (x + y) mod 2^16 == k without a carry chain: ni_pkg's `sum_is` on the operands widened to
+  // the count's width, where the 17-bit sum is k or k + 2^16.
   function automatic logic sum16_is(logic [15:0] x, logic [15:0] y, logic [15:0] k);
-    logic [15:0] c;
-    logic        ok;
-    c  = x ^ y ^ k;
-    ok = !c[0];
-    for (int i = 0; i < 15; i++) begin
-      ok = ok && (c[i+1] == ((x[i] && y[i]) || (x[i] && c[i]) || (y[i] && c[i])));
-    end
-    return ok;
+    return sum_is(cnt_t'(x), cnt_t'(y), cnt_t'(k)) ||
+           sum_is(cnt_t'(x), cnt_t'(y), cnt_t'({1'b1, k}));
   endfunction
 
   // a + size > 2^48 (R9, R11): a is below 2^48 and size below 2^32, so only an a whose top
