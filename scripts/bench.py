@@ -262,6 +262,12 @@ def node_instruction_share(transfers: int) -> dict | None:
             "largest_harness_functions_inclusive": top}
 
 
+def machine(load_start: tuple) -> dict:
+    """The machine and its load over a part of the bench (its speed figures' conditions)."""
+    return {"cpus": os.cpu_count(), "loadavg_at_start": [round(x, 2) for x in load_start],
+            "loadavg_at_end": [round(x, 2) for x in os.getloadavg()]}
+
+
 def units_and_nodes(a, repeat: int) -> dict:
     """Parts 4 and 5: the unit throughput benchmarks and the full-NI simulator speed."""
     res = {}
@@ -447,9 +453,7 @@ def main() -> int:
         path = out / "results.json"
         res = json.loads(path.read_text()) if path.exists() else {}
         res.update(new)
-        res["node_sim_speed"]["machine"] = {"cpus": os.cpu_count(),
-                                            "loadavg_at_start": [round(x, 2) for x in load_start],
-                                            "loadavg_at_end": [round(x, 2) for x in os.getloadavg()]}
+        res["node_sim_speed"]["machine"] = machine(load_start)
         path.write_text(json.dumps(res, indent=2) + "\n")
         log(f"merged the unit and full-NI figures into {a.out}/results.json")
         log_units(res)
@@ -496,7 +500,9 @@ def main() -> int:
             if prof is None or p["wall_seconds"] < prof["wall_seconds"]:
                 prof = p
         instr = instruction_share(a.callgrind_transfers)
+        load_units = os.getloadavg()
         units = units_and_nodes(a, repeat)
+        units["node_sim_speed"]["machine"] = machine(load_units)
     except BenchFailure as e:
         print(f"bench: FAILED: {e}", file=sys.stderr)
         return 1
