@@ -78,14 +78,16 @@ synth: | deps
 ##             endpoints over 12 levels grouped by where their deepest path starts and ends,
 ##             ABC9's model, its deepest ports (build/synth-unit/; synth/report.json untouched;
 ##             GROUPS=20 groups printed, the deepest path of the first PATHS=0 of them cell by
-##             cell; REUSE=1 re-reads the last run of that unit, if any)
+##             cell; REUSE=1 re-reads the last run of that unit, if any; ALONE=1 with
+##             UNIT=qos_engine: the engine with its own parameters at the thesis's 6,667 ps, the
+##             run make synth compares with the thesis's Table 4.1)
 UNIT ?= qos_engine
 GROUPS ?= 20
 PATHS ?= 0
 synth-unit: | deps
 	$(Q)$(PYTHON) scripts/synth.py --unit $(UNIT) --build $(BUILD)/synth-unit --groups $(GROUPS) \
 	  --paths $(PATHS) \
-	  $(if $(REUSE),--reuse) \
+	  $(if $(REUSE),--reuse) $(if $(ALONE),--alone) \
 	  $(RTL_FILES)
 
 ## coverage: line/toggle (Verilator --coverage, its own build in build/cov/) and functional

