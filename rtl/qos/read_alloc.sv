@@ -99,15 +99,19 @@ module read_alloc
   // reset and live in distributed RAM with asynchronous reads, in one 16-entry RAM per
   // channel of a page, indexed by page: a request entering stage A reads the 64 keys of its
   // page at once (compared side by side), stage A the 64 seqs (the matched channel's picked
-  // by the one-hot match), the answer the key and seq of its channel.
+  // by the one-hot match). The answer reads its channel's (src, tid) and seq from copies in
+  // arrays of all the channels, indexed by the channel.
   logic [NumPages-1:0][RdChPerPage-1:0] busy_q, busy_d;
   logic [RdChPerPage-1:0]               abusy_q, abusy_d;  // a_page's flags, a register
   rkey_t [RdChPerPage-1:0]              npage_key;  // the keys of n_page's channels
-  rkey_t [RdChPerPage-1:0]              hpage_key;  // the keys of head_rch's page
-  rkey_t                                head_key;   // the key of head_rch
+  typedef struct packed {
+    node_t src;
+    tid_t  tid;
+  } ans_key_t;
+  ans_key_t                             head_key;   // head_rch's (src, tid) and seq in the
+  seq_t                                 head_seq;   // answer's copies
   seq_t  [RdChPerPage-1:0]              ram_seq;    // the seqs of a_page's channels in the
                                                     // RAMs (without the one written behind)
-  seq_t  [RdChPerPage-1:0]              hpage_seq;  // the seqs of head_rch's page
 
   // =======================================================================================
   // Stage A: the request being decided
@@ -190,7 +194,9 @@ module read_alloc
   );
   // The same channel one-hot, each bit from its own OR of the lower flags (a balanced tree
   // from the flags), not decoded from free_ch at the end of the search: the serve's update of
-  // stage A's flags and the key compare ahead take it (`FreeFirstIsFree`).
+  // stage A's flags and the key compare ahead take it (`FreeFirstIsFree`). (The index
+  // encoded from the one-hot instead of the second search: two levels deeper, 12 -> 14 in
+  // the engine at 5,000 ps, docs/design.md section 20.)
   logic [RdChPerPage-1:0] free_first;
   assign free_first[0] = free[0];
   for (genvar c = 1; c < RdChPerPage; c++) begin : g_free_first
@@ -323,7 +329,7 @@ module read_alloc
   assign pop           = aq_valid && drsp_ready_i;
   assign drsp_valid_o  = aq_valid;
   assign drsp_o.tid    = head_key.tid;
-  assign drsp_o.seq    = sw_at_head ? sw_seq_q : hpage_seq[head_rch[RchW-1:0]];
+  assign drsp_o.seq    = sw_at_head ? sw_seq_q : head_seq;
   assign drsp_o.nack   = aq_head[WchW];
   assign drsp_node_o   = head_key.src;
 
@@ -410,11 +416,22 @@ module read_alloc
       end
     end
     assign npage_key[c] = key_mem_q[n_page];
-    assign hpage_key[c] = key_mem_q[head_rch[WchW-1:RchW]];
     assign ram_seq[c]   = seq_mem_q[a_page];
-    assign hpage_seq[c] = seq_mem_q[head_rch[WchW-1:RchW]];
   end
-  assign head_key = hpage_key[head_rch[RchW-1:0]];
+
+  // The answer reads one channel: its (src, tid) and seq from arrays of all the channels
+  // indexed by the channel, written with the per-channel RAMs from the same registers (one
+  // read of one entry, not a read of the 64 entries of its page and a pick among them).
+  ans_key_t ans_key_mem_q [NumRch];
+  seq_t     ans_seq_mem_q [NumRch];
+  always_ff @(posedge clk_i) begin
+    if (sv_q) ans_key_mem_q[sw_rch_q] <= '{src: sv_key_q.src, tid: sv_key_q.tid};
+  end
+  always_ff @(posedge clk_i) begin
+    if (sw_valid_q) ans_seq_mem_q[sw_rch_q] <= sw_seq_q;
+  end
+  assign head_key = ans_key_mem_q[head_rch];
+  assign head_seq = ans_seq_mem_q[head_rch];
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -455,8 +472,6 @@ module read_alloc
 
   // The request's other fields were checked by the receive unit or are informative.
   logic unused_a;
-  logic unused_key;  // (the response goes to src with tid: the check is only matched)
-  assign unused_key = ^{head_key.blk};
   assign unused_a = ^{a_q.rsvd, a_q.xfer_id, a_q.hcrc, a_q.hdr.rsvd, a_q.hdr.npkts, a_pl.kind,
                       a_q.hdr.retx, a_q.hdr.last, a_q.hdr.len, a_q.hdr.kind,
                       a_q.hdr.dst_addr[63:48], a_pl.rsvd, unused_aq_count, unused_e_count};
