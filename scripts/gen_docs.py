@@ -1001,7 +1001,9 @@ def readme_synthesis(d) -> list[str]:
     goal = ("met" if levels and max(levels) <= 12 else
             f"not met yet, {num(max(levels))} at most" if levels else NA)
     if isinstance(alone, (int, float)):
-        goal += f" (the engine alone at the thesis's 150 MHz target: {num(alone)})"
+        goal += (f" (the engine alone at the thesis's 150 MHz target: {num(alone)}"
+                 + (": where 150 MHz leaves a path slack, ABC9 maps it for area, up to the "
+                    "target's depth, docs/design.md section 20" if alone > 12 else "") + ")")
     dt = dct(d, "delay_targets_ps")
     targets = (f"(delay targets: the engine alone at {num(get(dt, 'thesis_comparison'))} ps, the "
                f"thesis's 150 MHz; ni_node and its units at {num(get(dt, 'node'))} ps, 200 MHz)"
