@@ -51,6 +51,11 @@ MUTANTS = [
     ("read-reissue-old-seq", "rtl/qos/read_alloc.sv",
      "assign a_reseq  = a_dup && a_newer &&", "assign a_reseq  = 1'b0 && a_newer &&",
      "a matched re-issue with a newer seq is answered with the old seq"),
+    ("read-answer-seq-serve-only", "rtl/qos/read_alloc.sv",
+     "if (sw_valid_q) ans_seq_mem_q[sw_rch_q] <= sw_seq_q;",
+     "if (sv_q) ans_seq_mem_q[sw_rch_q] <= sw_seq_q;",
+     "the answer's copy of a channel's seq keeps the serve's: a matched re-issue's newer seq "
+     "is answered with the old one"),
     ("read-seq-behind-unforwarded", "rtl/qos/read_alloc.sv",
      "assign sw_match = sw_at_a &&", "assign sw_match = 1'b0 && sw_at_a &&",
      "stage A compares a matched re-issue's seq with its channel's RAM while the seq written "
