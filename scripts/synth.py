@@ -1416,10 +1416,7 @@ def run_unit(args: argparse.Namespace, files: list[str], incdirs: list[str], bui
     printed and written to BUILD/unit_NAME.json; synth/report.json is not touched. With
     `--alone` (qos_engine only): the engine with its own parameters at the thesis's target, the
     run `make synth` compares with Table 4.1 (BUILD/unit_qos_engine_alone.json)."""
-    if args.alone:
-        if args.unit != TOP:
-            print(f"synth: --alone: only {TOP} has a run of its own", file=sys.stderr)
-            return 2
+    if args.alone:  # (main() allows it with --unit qos_engine only)
         params, target, name = {}, THESIS_TARGET_PS, f"flat_{TOP}_alone"
         what = f"its own parameters at {target} ps"
     else:
@@ -1487,6 +1484,8 @@ def main() -> int:
     args = ap.parse_args()
     if args.groups < 1 or args.paths < 0:
         ap.error("--groups: at least 1; --paths: at least 0")
+    if args.alone and args.unit != TOP:
+        ap.error(f"--alone: only with --unit {TOP} (the engine's run with its own parameters)")
     if args.build is None:
         args.build = "build/synth-unit" if args.unit else "build/synth"
     RTL_PATHS.update({Path(f).name: f for f in args.files})
